@@ -1,0 +1,38 @@
+"""User errors: raised before a pipeline runs, printed by the CLI as one line.
+
+The hierarchy::
+
+    CrawlError                  anything the user can fix; the CLI exits 2
+    ├── ConfigError             a bad property value, config file or option
+    ├── SeedError               no seed files, unreadable seed path
+    └── CrawlDbError            a crawldb problem
+        ├── CrawlDbMissingError   no crawldb where one was expected
+        └── CrawlDbLockedError    another job holds ``<crawldb>/.locked``
+
+Per-URL failures are never exceptions: they are data (a status on the record
+and a counter). Bugs raise whatever they raise.
+"""
+
+
+class CrawlError(Exception):
+    """Base of every error the user can fix; its message is one line."""
+
+
+class ConfigError(CrawlError):
+    """A property, config file or command-line option is invalid."""
+
+
+class SeedError(CrawlError):
+    """The seed path is missing or holds no seed files."""
+
+
+class CrawlDbError(CrawlError):
+    """Something is wrong with a crawldb directory."""
+
+
+class CrawlDbMissingError(CrawlDbError):
+    """No crawldb where one was expected."""
+
+
+class CrawlDbLockedError(CrawlDbError):
+    """The crawldb is locked by another job (``<crawldb>/.locked`` exists)."""

@@ -1,0 +1,1 @@
+"""URL tools: normalizers, filters, partitioning and reversed-URL row keys."""
