@@ -141,6 +141,10 @@ class Properties(Mapping[str, str]):
         raise ConfigError(f"configuration file {name!r} not found")
 
 
+def _optional_int(props: Properties, name: str) -> int | None:
+    return props.get_int(name) if props.get_str(name) else None
+
+
 def _bad(name: str, raw: str, allowed: str) -> ConfigError:
     return ConfigError(f"property {name}={raw!r} is invalid: expected {allowed}")
 
@@ -322,19 +326,31 @@ def _active_normalizers(props: Properties) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class InjectConfig:
-    """Inject settings (Nutch's Injector properties)."""
+    """Inject settings (Nutch's Injector properties and flags).
+
+    ``keep_backup`` is ``db.preserve.backup``; ``fixed_time_ms`` is
+    ``injector.current.time``, the job's clock when set (reproducible runs).
+
+    ``normalize`` / ``filter_urls`` are the command's ``--noNormalize`` /
+    ``--noFilter``; ``overwrite`` / ``update`` can also come from
+    ``--overwrite`` / ``--update``.
+    """
 
     urls: UrlConfig
+    normalize: bool = True
+    filter_urls: bool = True
     score_injected: float = 1.0
     fetch_interval_s: int = 2592000
     overwrite: bool = False
     update: bool = False
     purge_404: bool = False
     filter_normalize_all: bool = False
+    keep_backup: bool = True
+    fixed_time_ms: int | None = None
 
     @classmethod
     def from_properties(cls, props: Properties) -> InjectConfig:
-        """Read ``db.score.injected``, ``db.fetch.interval.default``, ``db.injector.*``."""
+        """Read ``db.score.injected``, ``db.fetch.interval.default`` and friends."""
         interval = props.get_int("db.fetch.interval.default")
         if interval <= 0:
             raise _bad("db.fetch.interval.default", str(interval), "a positive int")
@@ -346,6 +362,8 @@ class InjectConfig:
             update=props.get_bool("db.injector.update"),
             purge_404=props.get_bool("db.update.purge.404"),
             filter_normalize_all=props.get_bool("crawldb.inject.filter.normalize.all"),
+            keep_backup=props.get_bool("db.preserve.backup"),
+            fixed_time_ms=_optional_int(props, "injector.current.time"),
         )
 
 

@@ -72,6 +72,7 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "db.signature.text_profile.sec_sort_lex": "true",
     "db.stats.score.quantiles": ".01,.05,.1,.2,.25,.3,.4,.5,.6,.7,.75,.8,.9,.95,.99",
     "db.preserve.backup": "true",
+    "injector.current.time": "",  # epoch ms; empty = the wall clock at job start
     "crawldb.inject.filter.normalize.all": "false",
     "linkdb.max.inlinks": "10000",
     "linkdb.max.anchor.length": "100",

@@ -1,0 +1,1 @@
+"""beamcrawl's Beam jobs: one module per command, each a PTransform plus run(argv)."""

@@ -1,0 +1,115 @@
+"""The ``beamcrawl`` command: one subcommand per crawl job (DESIGN.md).
+
+``beamcrawl <command> [args...]`` runs ``pipelines.<command>.run(args)``. A
+user error (bad option, missing or locked crawldb, bad property) prints one
+line on stderr and exits 2, without a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from crawllib import __version__
+from crawllib.errors import CrawlError
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "inject": ("pipelines.inject", "inject seed URLs into a crawldb"),
+    "generate": ("pipelines.generate", "select URLs due for fetching into a segment"),
+    "fetch": ("pipelines.fetch", "fetch a segment's fetch list"),
+    "parse": ("pipelines.parse", "parse a fetched segment"),
+    "updatedb": ("pipelines.updatedb", "update a crawldb from segments"),
+    "crawl": (
+        "pipelines.crawl",
+        "inject, then rounds of generate/fetch/parse/updatedb",
+    ),
+    "readdb": ("pipelines.readdb", "crawldb statistics, dump, or one URL"),
+    "readseg": ("pipelines.readseg", "list or dump a segment"),
+    "dedup": ("pipelines.dedup", "mark duplicate pages in a crawldb"),
+    "invertlinks": ("pipelines.invertlinks", "build a linkdb of inlinks"),
+    "parsechecker": ("pipelines.parsechecker", "fetch and parse one URL"),
+    "normalizerchecker": ("pipelines.checkers", "normalize URLs read from stdin"),
+    "filterchecker": ("pipelines.checkers", "filter URLs read from stdin"),
+    "demo": ("pipelines.demo", "crawl a bundled sample site served on loopback"),
+}
+
+_NOISE = ("apitools not found",)
+
+
+class _DropNoise(logging.Filter):
+    """Drop Beam's import-time warnings that say nothing about the job."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not any(noise in message for noise in _NOISE)
+
+
+def setup_logging() -> None:
+    """Beamcrawl's own INFO lines on stderr; Beam only from WARNING up."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    )
+    handler.addFilter(_DropNoise())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
+    for name in ("crawllib", "pipelines"):
+        logging.getLogger(name).setLevel(logging.INFO)
+
+
+def usage() -> str:
+    """The command list printed by ``beamcrawl --help``."""
+    width = max(len(name) for name in COMMANDS)
+    lines = [
+        "usage: beamcrawl <command> [options] [args]",
+        "",
+        "Every command takes -D name=value (repeatable) and --conf FILE; any",
+        "other --flag is a Beam pipeline option (--runner, --flink_master ...).",
+        "",
+        "commands:",
+    ]
+    lines += [f"  {name:<{width}}  {help_}" for name, (_, help_) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; a user error prints one line and exits 2."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0 if args else 2
+    if args[0] == "--version":
+        print(f"beamcrawl {__version__}")
+        return 0
+    setup_logging()
+    command, rest = args[0], args[1:]
+    try:
+        if command not in COMMANDS:
+            raise CrawlError(f"unknown command {command!r}; see beamcrawl --help")
+        return _dispatch(command, rest)
+    except CrawlError as exc:
+        print(f"beamcrawl: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("beamcrawl: interrupted", file=sys.stderr)
+        return 130
+
+
+def _dispatch(command: str, args: list[str]) -> int:
+    module_name = COMMANDS[command][0]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        raise CrawlError(f"{command} is not implemented yet") from None
+    if module_name == "pipelines.checkers":
+        return int(module.run(command, args))
+    return int(module.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

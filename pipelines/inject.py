@@ -1,0 +1,355 @@
+"""``beamcrawl inject CRAWLDB SEEDS``: seed URLs into a crawldb (Nutch's Injector).
+
+Seed lines are parsed, normalized (scope ``inject``), filtered and reduced to
+one page per URL (:class:`Inject`), then merged with the crawldb's current
+records if it has any (:class:`MergeIntoCrawlDb`) and installed as its new
+version under the crawldb lock.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+
+import apache_beam as beam
+from apache_beam.coders import BytesCoder
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.io.textio import ReadAllFromText
+from apache_beam.metrics.metric import Metrics
+from apache_beam.pvalue import PBegin, PCollection
+from apache_beam.runners.runner import PipelineResult
+
+from crawllib import seeds
+from crawllib.config import InjectConfig
+from crawllib.errors import SeedError
+from crawllib.seeds import Seed
+from crawllib.urls.cleaner import Rejection, UrlCleaner
+from crawllib.webpage import WebPage
+from pipelines import io
+from pipelines.options import (
+    ArgumentParser,
+    JobArgs,
+    counters,
+    describe,
+    job_parser,
+    now_ms,
+    parse_job_args,
+)
+
+_LOG = logging.getLogger(__name__)
+NAMESPACE = "injector"
+
+
+class ReadSeeds(beam.PTransform[PBegin, PCollection[str]]):
+    """Read the lines of the seed files (see :func:`list_seed_files`).
+
+    Lines that are not UTF-8 are counted as ``injector/urls_rejected`` and
+    dropped, never fatal.
+    """
+
+    def __init__(self, files: Sequence[str]) -> None:
+        super().__init__()
+        self._files = list(files)
+
+    def expand(self, begin: PBegin) -> PCollection[str]:
+        return (
+            begin
+            | "ListFiles" >> beam.Create(self._files)
+            | "ReadLines" >> ReadAllFromText(coder=BytesCoder())
+            | "DecodeLines" >> beam.ParDo(_DecodeFn())
+        )
+
+
+class Inject(beam.PTransform[PCollection[str], PCollection[WebPage]]):
+    """Seed lines to UNFETCHED WebPages, one per normalized URL.
+
+    Counters, namespace ``injector``: ``urls_injected`` (lines accepted),
+    ``urls_rejected`` (malformed URL or line), ``urls_filtered`` (dropped by
+    the URL filters), ``fields_invalid`` (a bad ``nutch.score`` or
+    ``nutch.fetchInterval`` value, ignored as Nutch does).
+    """
+
+    def __init__(self, config: InjectConfig, now_ms: int) -> None:
+        super().__init__()
+        self._config = config
+        self._now_ms = now_ms
+
+    def expand(self, lines: PCollection[str]) -> PCollection[WebPage]:
+        return (
+            lines
+            | "ParseSeeds" >> beam.ParDo(_ParseSeedFn(self._config))
+            | "OnePerUrl" >> beam.CombinePerKey(seeds.choose_seed)
+            | "ToWebPage"
+            >> beam.Map(_to_page, config=self._config, now_ms=self._now_ms)
+        )
+
+
+class MergeIntoCrawlDb(
+    beam.PTransform[
+        tuple[PCollection[WebPage], PCollection[WebPage]], PCollection[WebPage]
+    ]
+):
+    """Merge injected pages into the crawldb's pages: ``(injected, current)``.
+
+    Follows 1.x ``InjectMapper`` / ``InjectReducer`` (``seeds.merge_injected``).
+    Counters, namespace ``injector``: ``urls_injected_unique`` (distinct
+    injected URLs), ``urls_merged`` (of those, already in the crawldb),
+    ``urls_purged_404`` (GONE records dropped with ``db.update.purge.404``)
+    and ``urls_purged_filter`` (records dropped by the filters with
+    ``crawldb.inject.filter.normalize.all``).
+    """
+
+    def __init__(self, config: InjectConfig) -> None:
+        super().__init__()
+        self._config = config
+
+    def expand(
+        self, inputs: tuple[PCollection[WebPage], PCollection[WebPage]]
+    ) -> PCollection[WebPage]:
+        injected, current = inputs
+        return (
+            {
+                "injected": injected | "KeyInjected" >> beam.Map(_keyed),
+                "current": current
+                | "KeyCurrent" >> beam.ParDo(_KeyCurrentFn(self._config)),
+            }
+            | "JoinByUrl" >> beam.CoGroupByKey()
+            | "Merge" >> beam.ParDo(_MergeFn(self._config))
+        )
+
+
+class _DecodeFn(beam.DoFn):
+    rejected = Metrics.counter(NAMESPACE, "urls_rejected")
+
+    def process(self, raw: bytes) -> Iterator[str]:
+        try:
+            yield raw.decode("utf-8").lstrip("\ufeff")
+        except UnicodeDecodeError:
+            self.rejected.inc()
+            _LOG.warning("seed line is not UTF-8, skipped: %r", raw[:100])
+
+
+class _ParseSeedFn(beam.DoFn):
+    injected = Metrics.counter(NAMESPACE, "urls_injected")
+    rejected = Metrics.counter(NAMESPACE, "urls_rejected")
+    filtered = Metrics.counter(NAMESPACE, "urls_filtered")
+    invalid = Metrics.counter(NAMESPACE, "fields_invalid")
+
+    def __init__(self, config: InjectConfig) -> None:
+        self._config = config
+
+    def setup(self) -> None:
+        self._cleaner = UrlCleaner(
+            self._config.urls,
+            "inject",
+            normalize=self._config.normalize,
+            filter_urls=self._config.filter_urls,
+        )
+        self._logged: set[str] = set()
+
+    def process(self, line: str) -> Iterator[tuple[str, Seed]]:
+        seed = seeds.parse_seed_line(line)
+        if seed is None:
+            return
+        if seed.invalid_fields:
+            self.invalid.inc(len(seed.invalid_fields))
+            self._log_once(
+                "invalid", "seed field ignored, not a valid number: %r", line
+            )
+        url = self._cleaner.clean(seed.url)
+        if url is Rejection.MALFORMED:
+            self.rejected.inc()
+            self._log_once("rejected", "seed line rejected, malformed URL: %r", line)
+        elif url is Rejection.FILTERED:
+            self.filtered.inc()
+        else:
+            self.injected.inc()
+            yield url, seed
+
+    def _log_once(self, kind: str, message: str, line: str) -> None:
+        if kind not in self._logged:
+            self._logged.add(kind)
+            _LOG.warning(message + " (further ones only counted)", line[:200])
+
+
+def _to_page(keyed: tuple[str, Seed], config: InjectConfig, now_ms: int) -> WebPage:
+    url, seed = keyed
+    return seeds.seed_page(seed, url, config, now_ms)
+
+
+def _keyed(page: WebPage) -> tuple[str, WebPage]:
+    return page["url"], page
+
+
+class _KeyCurrentFn(beam.DoFn):
+    """Key crawldb pages by URL, purging what Nutch's InjectMapper purges."""
+
+    purged_404 = Metrics.counter(NAMESPACE, "urls_purged_404")
+    purged_filter = Metrics.counter(NAMESPACE, "urls_purged_filter")
+
+    def __init__(self, config: InjectConfig) -> None:
+        self._config = config
+
+    def setup(self) -> None:
+        self._cleaner = (
+            UrlCleaner(self._config.urls, "crawldb")
+            if self._config.filter_normalize_all
+            else None
+        )
+
+    def process(self, page: WebPage) -> Iterator[tuple[str, WebPage]]:
+        if seeds.is_purged(page, self._config):
+            self.purged_404.inc()
+            return
+        if self._cleaner is None:
+            yield page["url"], page
+            return
+        url = self._cleaner.clean(page["url"])
+        if isinstance(url, Rejection):
+            self.purged_filter.inc()
+        else:
+            yield url, {**page, "url": url}
+
+
+class _MergeFn(beam.DoFn):
+    unique = Metrics.counter(NAMESPACE, "urls_injected_unique")
+    merged = Metrics.counter(NAMESPACE, "urls_merged")
+
+    def __init__(self, config: InjectConfig) -> None:
+        self._config = config
+
+    def process(
+        self, joined: tuple[str, dict[str, Iterable[WebPage]]]
+    ) -> Iterator[WebPage]:
+        _, groups = joined
+        injected = _one(groups["injected"])
+        current = _one(groups["current"])
+        if injected is not None:
+            self.unique.inc()
+            if current is not None:
+                self.merged.inc()
+        page = seeds.merge_injected(injected, current, self._config)
+        if page is not None:
+            yield page
+
+
+def _one(pages: Iterable[WebPage]) -> WebPage | None:
+    """The page of a group; of several (re-normalized URLs met), the latest fetched."""
+    group = list(pages)
+    if len(group) <= 1:
+        return group[0] if group else None
+    return max(group, key=lambda page: (page["fetchTime"], repr(sorted(page.items()))))
+
+
+def list_seed_files(path: str) -> list[str]:
+    """The seed files at ``path``: the file itself, or every plain file in it.
+
+    As Nutch (and Hadoop's input formats) do, sub-directories and names
+    starting with ``.`` or ``_`` are skipped.
+
+    Raises:
+        SeedError: nothing at ``path``, or no seed files in the directory.
+    """
+    if os.path.isfile(path):
+        return [path]
+    if os.path.isdir(path):
+        files = sorted(
+            os.path.join(path, name)
+            for name in os.listdir(path)
+            if not name.startswith((".", "_"))
+            and os.path.isfile(os.path.join(path, name))
+        )
+    else:
+        matches = FileSystems.match([FileSystems.join(path, "*")])[0].metadata_list
+        files = sorted(
+            m.path
+            for m in matches
+            if not os.path.basename(m.path).startswith((".", "_"))
+        )
+        if not files and FileSystems.exists(path):
+            files = [path]
+    if not files:
+        raise SeedError(f"no seed files found at {path}")
+    return files
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """``beamcrawl inject CRAWLDB SEEDS``: inject, then print a one-line summary."""
+    job = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
+    config = _config(job)
+    files = list_seed_files(job.args.seeds)
+    UrlCleaner(config.urls, "inject")  # a bad rule file fails here, not on a worker
+    crawldb = job.args.crawldb
+    started_ms = config.fixed_time_ms or now_ms()
+    with io.crawldb_lock(crawldb, force=job.args.force):
+        result = _inject(job, config, files, crawldb, started_ms)
+    values = counters(result, NAMESPACE)
+    new_urls = values.get("urls_injected_unique", 0) - values.get("urls_merged", 0)
+    print(f"Injector: {describe(values)}; new urls: {new_urls}", file=sys.stderr)
+    return 0
+
+
+def _inject(
+    job: JobArgs, config: InjectConfig, files: list[str], crawldb: str, started_ms: int
+) -> PipelineResult:
+    existing = io.crawldb_exists(crawldb)
+    new_dir = io.new_version_dir(crawldb)
+    try:
+        with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+            injected = (
+                pipeline
+                | "ReadSeeds" >> ReadSeeds(files)
+                | "Inject" >> Inject(config, started_ms)
+            )
+            if existing:
+                pattern = io.parts_pattern(io.current_dir(crawldb))
+                current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            else:
+                current = pipeline | "NoCrawlDb" >> beam.Create([])
+            _ = (
+                (injected, current)
+                | "Merge" >> MergeIntoCrawlDb(config)
+                | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+            )
+    except BaseException:
+        io.remove_dir(new_dir)
+        raise
+    io.install_crawldb(crawldb, new_dir, keep_backup=config.keep_backup)
+    return pipeline.result
+
+
+def _parser() -> ArgumentParser:
+    parser = job_parser("beamcrawl inject", "Inject seed URLs into a crawldb.")
+    parser.add_argument("crawldb")
+    parser.add_argument("seeds", help="a seed file, or a directory of seed files")
+    flags = {
+        "--overwrite": "replace existing records by injected ones",
+        "--update": "update existing records with injected metadata, score, interval",
+        "--noNormalize": "do not normalize injected URLs",
+        "--noFilter": "do not filter injected URLs",
+        "--filterNormalizeAll": "normalize and filter existing records too",
+        "--force": "override an existing crawldb lock",
+    }
+    for flag, help_ in flags.items():
+        parser.add_argument(flag, action="store_true", help=help_)
+    return parser
+
+
+def _config(job: JobArgs) -> InjectConfig:
+    config = InjectConfig.from_properties(job.properties)
+    args = job.args
+    return dataclasses.replace(
+        config,
+        overwrite=config.overwrite or args.overwrite,
+        update=config.update or args.update,
+        normalize=not args.noNormalize,
+        filter_urls=not args.noFilter,
+        filter_normalize_all=config.filter_normalize_all or args.filterNormalizeAll,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -1,0 +1,250 @@
+"""WebPage Avro I/O, and the crawldb's versions and lock.
+
+``ReadWebPages`` / ``WriteWebPages`` read and write Avro container files of
+the one WebPage schema through Beam's Avro IO. A crawldb is a directory::
+
+    <crawldb>/current/part-*.avro   the live version
+    <crawldb>/old/                  the previous version (db.preserve.backup)
+    <crawldb>/.locked               held while a job updates the crawldb
+
+A job that changes the crawldb writes a new version beside ``current`` and
+then calls :func:`install_crawldb`, which swaps it in (Nutch's
+``CrawlDb.install``): a failed or killed job never leaves a half-written
+``current``. All paths go through Beam's ``FileSystems``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import secrets
+import shutil
+import socket
+import tempfile
+import time
+from collections.abc import Iterator
+
+import apache_beam as beam
+from apache_beam.io.avroio import ReadFromAvro, WriteToAvro
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.pvalue import PBegin, PCollection
+
+from crawllib.errors import CrawlDbLockedError, CrawlDbMissingError
+from crawllib.webpage import WebPage, schema
+
+_LOG = logging.getLogger(__name__)
+
+PART_PREFIX = "part"
+PART_SUFFIX = ".avro"
+CURRENT = "current"
+OLD = "old"
+LOCK = ".locked"
+
+
+class ReadWebPages(beam.PTransform[PBegin, PCollection[WebPage]]):
+    """Read WebPage records from Avro files matching ``file_pattern``."""
+
+    def __init__(self, file_pattern: str) -> None:
+        super().__init__()
+        self._pattern = file_pattern
+
+    def expand(self, begin: PBegin) -> PCollection[WebPage]:
+        return begin | "ReadAvro" >> ReadFromAvro(self._pattern)
+
+
+class WriteWebPages(beam.PTransform[PCollection[WebPage], PCollection[str]]):
+    """Write WebPages as ``<directory>/part-SSSSS-of-NNNNN.avro``; yields file names.
+
+    ``num_shards`` 0 lets the runner choose. An empty input still writes one
+    empty file, so the directory is always a readable version.
+    """
+
+    def __init__(self, directory: str, num_shards: int = 0) -> None:
+        super().__init__()
+        self._directory = directory
+        self._num_shards = num_shards
+
+    def expand(self, pages: PCollection[WebPage]) -> PCollection[str]:
+        return pages | "WriteAvro" >> WriteToAvro(
+            FileSystems.join(self._directory, PART_PREFIX),
+            schema=schema(),
+            file_name_suffix=PART_SUFFIX,
+            num_shards=self._num_shards,
+            shard_name_template="-SSSSS-of-NNNNN",
+        )
+
+
+def parts_pattern(directory: str) -> str:
+    """The glob of the Avro part files in a version or segment directory."""
+    return FileSystems.join(directory, f"{PART_PREFIX}-*{PART_SUFFIX}")
+
+
+def current_dir(crawldb: str) -> str:
+    """``<crawldb>/current``."""
+    return FileSystems.join(crawldb, CURRENT)
+
+
+def has_parts(directory: str) -> bool:
+    """Whether ``directory`` holds at least one Avro part file."""
+    matches = FileSystems.match([parts_pattern(directory)])
+    return bool(matches and matches[0].metadata_list)
+
+
+def crawldb_exists(crawldb: str) -> bool:
+    """Whether the crawldb has a current version (recovering an interrupted swap)."""
+    recover_crawldb(crawldb)
+    return has_parts(current_dir(crawldb))
+
+
+def require_crawldb(crawldb: str) -> str:
+    """The current-version glob of an existing crawldb; a user error if missing."""
+    if not crawldb_exists(crawldb):
+        raise CrawlDbMissingError(f"no crawldb at {crawldb} (no {CURRENT}/ in it)")
+    return parts_pattern(current_dir(crawldb))
+
+
+def new_version_dir(crawldb: str) -> str:
+    """A fresh directory name beside ``current`` for a job's new version."""
+    return FileSystems.join(crawldb, f"tmp-{int(time.time())}-{secrets.token_hex(4)}")
+
+
+def _is_local(path: str) -> bool:
+    return FileSystems.get_scheme(path) in (None, "file")
+
+
+def install_crawldb(crawldb: str, new_dir: str, keep_backup: bool = True) -> None:
+    """Make ``new_dir`` the crawldb's current version (Nutch's CrawlDb.install).
+
+    ``current`` is renamed to ``old`` (replacing an earlier ``old``), then
+    ``new_dir`` to ``current``. Locally both are directory renames, so
+    ``current`` is always either the whole old version or the whole new one;
+    if a crash falls between them, :func:`recover_crawldb` puts ``old`` back.
+    On object stores (gs://, s3://) the parts are renamed one by one.
+    """
+    current = current_dir(crawldb)
+    old = FileSystems.join(crawldb, OLD)
+    if _is_local(crawldb):
+        _remove_tree(old)
+        if os.path.isdir(current):
+            os.rename(current, old)
+        os.rename(new_dir, current)
+    else:
+        _remove_tree(old)
+        _move_parts(current, old)
+        _move_parts(new_dir, current)
+        _remove_tree(new_dir)
+    if not keep_backup:
+        _remove_tree(old)
+
+
+def recover_crawldb(crawldb: str) -> None:
+    """Put ``old`` back as ``current`` when an install stopped between renames."""
+    current = current_dir(crawldb)
+    old = FileSystems.join(crawldb, OLD)
+    if not has_parts(current) and has_parts(old):
+        _LOG.warning("crawldb %s has no current version; restoring %s", crawldb, old)
+        if _is_local(crawldb):
+            _remove_tree(current)
+            os.rename(old, current)
+        else:
+            _move_parts(old, current)
+
+
+def _move_parts(source: str, target: str) -> None:
+    matches = FileSystems.match([parts_pattern(source)])
+    paths = [meta.path for meta in matches[0].metadata_list] if matches else []
+    if paths:
+        targets = [FileSystems.join(target, os.path.basename(p)) for p in paths]
+        FileSystems.rename(paths, targets)
+
+
+def _remove_tree(path: str) -> None:
+    if _is_local(path):
+        shutil.rmtree(path, ignore_errors=True)
+    elif FileSystems.exists(path):
+        FileSystems.delete([path])
+
+
+def remove_dir(path: str) -> None:
+    """Delete a directory and everything in it, if it exists."""
+    _remove_tree(path)
+
+
+@contextlib.contextmanager
+def crawldb_lock(crawldb: str, force: bool = False) -> Iterator[None]:
+    """Hold ``<crawldb>/.locked`` for the duration (Nutch's LockUtil).
+
+    Raises:
+        CrawlDbLockedError: the lock exists and ``force`` is false.
+    """
+    lock = FileSystems.join(crawldb, LOCK)
+    owner = f"{socket.gethostname()} pid {os.getpid()} at {time.ctime()}\n"
+    if _is_local(lock):
+        os.makedirs(crawldb, exist_ok=True)
+        _create_local_lock(lock, owner, force)
+    else:
+        if FileSystems.exists(lock) and not force:
+            raise _locked(crawldb, lock, _read_text(lock))
+        with FileSystems.create(
+            lock, compression_type=CompressionTypes.UNCOMPRESSED
+        ) as f:
+            f.write(owner.encode())
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            FileSystems.delete([lock])
+
+
+def _create_local_lock(lock: str, owner: str, force: bool) -> None:
+    flags = os.O_CREAT | os.O_WRONLY | (os.O_TRUNC if force else os.O_EXCL)
+    try:
+        fd = os.open(lock, flags, 0o644)
+    except FileExistsError:
+        raise _locked(os.path.dirname(lock), lock, _read_text(lock)) from None
+    with os.fdopen(fd, "w") as handle:
+        handle.write(owner)
+
+
+def _read_text(path: str) -> str:
+    try:
+        with FileSystems.open(
+            path, compression_type=CompressionTypes.UNCOMPRESSED
+        ) as f:
+            return bytes(f.read(200)).decode("utf-8", "replace").strip()
+    except OSError:
+        return "unknown owner"
+
+
+def _locked(crawldb: str, lock: str, owner: str) -> CrawlDbLockedError:
+    return CrawlDbLockedError(
+        f"crawldb {crawldb} is locked by another job ({lock}: {owner}); "
+        "if none is running, delete the lock or pass --force"
+    )
+
+
+def scratch_dir(temp_location: str | None) -> str:
+    """A new directory for a job's small results read back by the driver.
+
+    Under ``--temp_location`` when one is given (workers on other machines
+    can write there), else a local temporary directory.
+    """
+    name = f"beamcrawl-{int(time.time())}-{secrets.token_hex(4)}"
+    if temp_location:
+        return FileSystems.join(temp_location, name)
+    return tempfile.mkdtemp(prefix=name + "-")
+
+
+def read_lines(pattern: str) -> list[str]:
+    """All lines of the text files matching ``pattern``, file by file in name order."""
+    matches = FileSystems.match([pattern])
+    paths = sorted(meta.path for meta in matches[0].metadata_list) if matches else []
+    lines: list[str] = []
+    for path in paths:
+        with FileSystems.open(
+            path, compression_type=CompressionTypes.UNCOMPRESSED
+        ) as f:
+            lines.extend(bytes(f.read()).decode("utf-8").splitlines())
+    return lines

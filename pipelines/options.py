@@ -1,0 +1,189 @@
+"""Command-line arguments shared by every job: beamcrawl's own and Beam's.
+
+Each command has an argparse parser for its own arguments (``-D``,
+``--conf`` and the command's Nutch-named options); every other ``--flag``
+must be a Beam pipeline option (``--runner``, ``--flink_master``,
+``--project`` ...) and is passed to Beam. A flag that neither knows is a user
+error, not silently dropped. Options may stand before or after positionals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from apache_beam.metrics.metric import MetricsFilter
+from apache_beam.options.pipeline_options import (
+    PipelineOptions,
+    _BeamArgumentParser,
+)
+from apache_beam.runners.runner import PipelineResult
+
+from crawllib.config import Properties, load_properties
+from crawllib.errors import ConfigError
+
+_LOG = logging.getLogger(__name__)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are ConfigError (one line, exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise ConfigError(f"{self.prog}: {message}")
+
+
+def job_parser(prog: str, description: str) -> ArgumentParser:
+    """A parser with the options every command takes: ``-D`` and ``--conf``."""
+    parser = ArgumentParser(prog=prog, description=description, allow_abbrev=False)
+    parser.add_argument(
+        "-D",
+        dest="defines",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a Nutch property (repeatable)",
+    )
+    parser.add_argument(
+        "--conf",
+        dest="conf_files",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a nutch-site.xml (or name=value) file; repeatable, later wins",
+    )
+    return parser
+
+
+@dataclass(frozen=True)
+class JobArgs:
+    """A command line split into beamcrawl's arguments and Beam's options."""
+
+    args: argparse.Namespace
+    beam_flags: tuple[str, ...]
+    properties: Properties
+
+    def pipeline_options(self) -> PipelineOptions:
+        """Beam pipeline options from the flags beamcrawl did not claim."""
+        return PipelineOptions(list(self.beam_flags))
+
+
+def parse_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:
+    """Split ``argv`` between ``parser`` and Beam, then load the properties.
+
+    Raises:
+        ConfigError: an unknown option, a bad value or a bad config file.
+    """
+    ours, beam_flags = split_beam_flags(parser, argv)
+    args = parser.parse_args(ours)
+    properties = load_properties(args.conf_files, args.defines)
+    return JobArgs(args=args, beam_flags=tuple(beam_flags), properties=properties)
+
+
+def split_beam_flags(
+    parser: argparse.ArgumentParser, argv: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """Separate the tokens ``parser`` knows from Beam pipeline flags.
+
+    A flag's value may be attached (``--runner=X``) or the next token
+    (``--runner X``); which flags take a value is asked of the parsers.
+
+    Raises:
+        ConfigError: a flag neither parser knows.
+    """
+    beam_actions = _beam_option_actions()
+    ours: list[str] = []
+    beam: list[str] = []
+    tokens = list(argv)
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token == "--":
+            ours.extend(tokens[index - 1 :])
+            break
+        if not token.startswith("-") or _is_number(token):
+            ours.append(token)
+            continue
+        name, has_value = _flag_name(token)
+        own = _own_action(parser, token, name)
+        if own is not None:
+            target = ours
+            takes_value = own.nargs != 0 and not has_value and not _attached(token)
+        elif name in beam_actions:
+            target = beam
+            takes_value = beam_actions[name].nargs != 0 and not has_value
+        else:
+            raise ConfigError(f"unknown option {name} (not a beamcrawl or Beam option)")
+        target.append(token)
+        if takes_value and index < len(tokens):
+            target.append(tokens[index])
+            index += 1
+    return ours, beam
+
+
+def _flag_name(token: str) -> tuple[str, bool]:
+    name, sep, _ = token.partition("=")
+    return name, bool(sep)
+
+
+def _attached(token: str) -> bool:
+    """``-Dname=value``: a short option with its value in the same token."""
+    return not token.startswith("--") and len(token) > 2
+
+
+def _own_action(
+    parser: argparse.ArgumentParser, token: str, name: str
+) -> argparse.Action | None:
+    actions = parser._option_string_actions
+    if name in actions:
+        return actions[name]
+    if not token.startswith("--") and token[:2] in actions:
+        return actions[token[:2]]
+    return None
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+@functools.cache
+def _beam_option_actions() -> dict[str, argparse.Action]:
+    parser = _BeamArgumentParser(allow_abbrev=False)
+    seen: dict[str, type[PipelineOptions]] = {}
+    for cls in PipelineOptions.__subclasses__():
+        seen.setdefault(str(cls), cls)
+    for cls in seen.values():
+        cls._add_argparse_args(parser)
+    return dict(parser._option_string_actions)
+
+
+def now_ms() -> int:
+    """The job's clock: wall time in milliseconds, read once per job."""
+    return int(time.time() * 1000)
+
+
+def counters(result: PipelineResult, namespace: str) -> dict[str, int]:
+    """The committed (or else attempted) values of a namespace's counters."""
+    query = result.metrics().query(MetricsFilter().with_namespace(namespace))
+    values: dict[str, int] = {}
+    for counter in query["counters"]:
+        value = (
+            counter.committed if counter.committed is not None else counter.attempted
+        )
+        name = counter.key.metric.name
+        values[name] = values.get(name, 0) + int(value or 0)
+    return values
+
+
+def describe(values: dict[str, Any]) -> str:
+    """``name=value`` pairs in name order, for a one-line job summary."""
+    return ", ".join(f"{name}={values[name]}" for name in sorted(values))

@@ -1,0 +1,190 @@
+"""``beamcrawl readdb CRAWLDB (--stats [--json] | --dump OUT_DIR | --url URL)``.
+
+Nutch's CrawlDbReader as Beam transforms: :class:`CrawlDbStats` computes the
+statistics, ``--dump`` writes every record as a line of JSON, ``--url``
+prints one record.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.io.textio import WriteToText
+from apache_beam.options.pipeline_options import GoogleCloudOptions
+from apache_beam.pvalue import AsSingleton, PCollection
+from apache_beam.transforms.stats import ApproximateQuantiles
+from crawllib.urls.normalize import UrlNormalizers
+
+from crawllib import dbstats
+from crawllib.config import StatsConfig, UrlConfig
+from crawllib.dbstats import DbStats
+from crawllib.errors import ConfigError
+from crawllib.pagetext import render_page
+from crawllib.webpage import WebPage, to_json_line
+from pipelines import io
+from pipelines.options import JobArgs, job_parser, parse_job_args
+
+_QUANTILE_STEPS = 1001  # 0.1% resolution for db.stats.score.quantiles
+
+
+class CrawlDbStats(beam.PTransform[PCollection[WebPage], PCollection[dict[str, Any]]]):
+    """Crawldb statistics: one dict with ``json`` (figures) and ``text`` (report).
+
+    The figures are those of Nutch's ``readdb -stats`` (see ``dbstats``); the
+    score quantiles are approximate, within 0.1% of rank.
+    """
+
+    def __init__(self, crawldb: str, config: StatsConfig) -> None:
+        super().__init__()
+        self._crawldb = crawldb
+        self._config = config
+
+    def expand(self, pages: PCollection[WebPage]) -> PCollection[dict[str, Any]]:
+        quantiles = (
+            pages
+            | "Scores" >> beam.Map(lambda page: page["score"])
+            | "DropNaN" >> beam.Filter(lambda score: score == score)
+            | "Quantiles" >> ApproximateQuantiles.Globally(_QUANTILE_STEPS)
+        )
+        return (
+            pages
+            | "Count" >> beam.CombineGlobally(_DbStatsFn())
+            | "Report"
+            >> beam.Map(
+                _report,
+                crawldb=self._crawldb,
+                wanted=self._config.quantiles,
+                steps=AsSingleton(quantiles),
+            )
+        )
+
+
+class _DbStatsFn(beam.CombineFn):
+    def create_accumulator(self) -> DbStats:
+        return DbStats()
+
+    def add_input(self, stats: DbStats, page: WebPage) -> DbStats:
+        stats.add(page)
+        return stats
+
+    def merge_accumulators(self, accumulators: Iterable[DbStats]) -> DbStats:
+        return dbstats.merge_all(accumulators)
+
+    def extract_output(self, stats: DbStats) -> DbStats:
+        return stats
+
+
+def _report(
+    stats: DbStats, crawldb: str, wanted: Sequence[float], steps: list[float]
+) -> dict[str, Any]:
+    quantiles = {}
+    if steps:
+        last = len(steps) - 1
+        quantiles = {q: steps[round(q * last)] for q in wanted}
+    return {
+        "json": dbstats.to_json(stats, quantiles),
+        "text": dbstats.render_text(crawldb, stats, quantiles),
+    }
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run ``readdb``; prints to stdout. ``--url`` exits 1 when the URL is absent."""
+    parser = job_parser(
+        "beamcrawl readdb", "Read a crawldb: statistics, dump, one URL."
+    )
+    parser.add_argument("crawldb")
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--stats", action="store_true", help="print statistics")
+    mode.add_argument("--dump", metavar="OUT_DIR", help="write records as JSON lines")
+    mode.add_argument("--url", help="print the record of one URL")
+    parser.add_argument("--json", action="store_true", help="--stats as JSON")
+    job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
+    if job.args.json and not job.args.stats:
+        raise ConfigError("beamcrawl readdb: --json goes with --stats")
+    pattern = io.require_crawldb(job.args.crawldb)
+    if job.args.stats:
+        return _print_stats(job, pattern)
+    if job.args.dump:
+        return _dump(job, pattern, job.args.dump)
+    return _print_url(job, pattern, job.args.url)
+
+
+def _print_stats(job: JobArgs, pattern: str) -> int:
+    config = StatsConfig.from_properties(job.properties)
+    scratch = _scratch(job)
+    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+        _ = (
+            pipeline
+            | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            | "Stats" >> CrawlDbStats(job.args.crawldb, config)
+            | "ToJson" >> beam.Map(json.dumps)
+            | "WriteReport" >> WriteToText(FileSystems.join(scratch, "stats"))
+        )
+    report = json.loads(io.read_lines(FileSystems.join(scratch, "stats*"))[0])
+    io.remove_dir(scratch)
+    if job.args.json:
+        print(json.dumps(report["json"], indent=2))
+    else:
+        print(report["text"])
+    return 0
+
+
+def _dump(job: JobArgs, pattern: str, out_dir: str) -> int:
+    if (
+        FileSystems.exists(out_dir)
+        and FileSystems.match([FileSystems.join(out_dir, "*")])[0].metadata_list
+    ):
+        raise ConfigError(f"beamcrawl readdb: output directory {out_dir} is not empty")
+    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+        _ = (
+            pipeline
+            | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            | "ToJson" >> beam.Map(to_json_line)
+            | "WriteDump"
+            >> WriteToText(
+                FileSystems.join(out_dir, "part"),
+                file_name_suffix=".jsonl",
+                shard_name_template="-SSSSS-of-NNNNN",
+            )
+        )
+    print(f"CrawlDb dump: records written to {out_dir}", file=sys.stderr)
+    return 0
+
+
+def _print_url(job: JobArgs, pattern: str, url: str) -> int:
+    wanted = {url}
+    normalized = UrlNormalizers(UrlConfig.from_properties(job.properties)).normalize(
+        url
+    )
+    if normalized:
+        wanted.add(normalized)
+    scratch = _scratch(job)
+    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+        _ = (
+            pipeline
+            | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            | "FindUrl" >> beam.Filter(lambda page, urls: page["url"] in urls, wanted)
+            | "Render" >> beam.Map(render_page)
+            | "WritePage" >> WriteToText(FileSystems.join(scratch, "page"))
+        )
+    lines = io.read_lines(FileSystems.join(scratch, "page*"))
+    io.remove_dir(scratch)
+    if not lines:
+        print(f"not found: {url}")
+        return 1
+    print("\n".join(lines))
+    return 0
+
+
+def _scratch(job: JobArgs) -> str:
+    temp = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
+    return io.scratch_dir(temp)
+
+
+if __name__ == "__main__":
+    sys.exit(run())

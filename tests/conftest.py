@@ -1,0 +1,87 @@
+"""Shared fixtures: a real Beam TestPipeline and a fixed job clock."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+from apache_beam.testing.test_pipeline import TestPipeline
+
+NOW_MS = 1_700_000_000_000
+
+
+@pytest.fixture
+def pipeline() -> TestPipeline:
+    """A TestPipeline on the default (Direct) runner; use it as a context manager."""
+    return TestPipeline()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_for_port(
+    port: int, process: subprocess.Popen[bytes], timeout_s: float
+) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args!r} exited with {process.returncode}")
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"{process.args!r} did not listen on {port} in {timeout_s}s")
+
+
+@pytest.fixture(scope="session")
+def portable_flags() -> Iterator[list[str]]:
+    """Beam flags for the PortableRunner on a local job service + worker pool.
+
+    The way Flink runs Python: the job service plans, an external worker
+    pool (a separate process) runs the DoFns. Both are stopped by pid.
+    """
+    job_port, worker_port = _free_port(), _free_port()
+    services = [
+        subprocess.Popen(
+            [sys.executable, "-m", module, flag, str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for module, flag, port in [
+            (
+                "apache_beam.runners.portability.local_job_service_main",
+                "--port",
+                job_port,
+            ),
+            (
+                "apache_beam.runners.worker.worker_pool_main",
+                "--service_port",
+                worker_port,
+            ),
+        ]
+    ]
+    try:
+        for process, port in zip(services, [job_port, worker_port], strict=True):
+            _wait_for_port(port, process, timeout_s=60)
+        yield [
+            "--runner=PortableRunner",
+            f"--job_endpoint=localhost:{job_port}",
+            "--environment_type=EXTERNAL",
+            f"--environment_config=localhost:{worker_port}",
+        ]
+    finally:
+        for process in services:
+            process.terminate()
+        for process in services:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
