@@ -10,7 +10,6 @@ other key goes to ``metadata`` as UTF-8 bytes.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from crawllib.config import InjectConfig
@@ -29,7 +28,7 @@ class Seed:
 
     Attributes:
         url: the URL as written (not yet normalized).
-        line: the trimmed line, used to pick one of several lines for a URL.
+        line: the trimmed line.
         score: ``nutch.score``, if given and valid.
         fetch_interval_s: ``nutch.fetchInterval`` (or ``.fixed``), if valid.
         fixed_interval: whether the interval came from ``nutch.fetchInterval.fixed``.
@@ -104,16 +103,6 @@ def _parse_interval(value: str) -> int | None:
     except ValueError:
         return None
     return interval if -(2**31) <= interval < 2**31 else None
-
-
-def choose_seed(seeds: Iterable[Seed]) -> Seed:
-    """Pick one seed among several lines for the same URL.
-
-    Nutch keeps whichever its reducer sees last, which depends on the run;
-    beamcrawl picks the lexicographically smallest line, so every runner
-    gives the same crawldb.
-    """
-    return min(seeds, key=lambda seed: seed.line)
 
 
 def seed_page(seed: Seed, url: str, config: InjectConfig, now_ms: int) -> WebPage:

@@ -25,7 +25,6 @@ from apache_beam.runners.runner import PipelineResult
 from crawllib import seeds
 from crawllib.config import InjectConfig
 from crawllib.errors import SeedError
-from crawllib.seeds import Seed
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.webpage import WebPage
 from pipelines import io
@@ -66,10 +65,15 @@ class ReadSeeds(beam.PTransform[PBegin, PCollection[str]]):
 class Inject(beam.PTransform[PCollection[str], PCollection[WebPage]]):
     """Seed lines to UNFETCHED WebPages, one per normalized URL.
 
+    Several lines for one URL: Nutch keeps whichever its reducer meets last,
+    which varies from run to run; beamcrawl keeps the lexicographically
+    smallest line, so every runner writes the same crawldb.
+
     Counters, namespace ``injector``: ``urls_injected`` (lines accepted),
-    ``urls_rejected`` (malformed URL or line), ``urls_filtered`` (dropped by
-    the URL filters), ``fields_invalid`` (a bad ``nutch.score`` or
-    ``nutch.fetchInterval`` value, ignored as Nutch does).
+    ``urls_injected_unique`` (distinct URLs out), ``urls_rejected``
+    (malformed URL or line), ``urls_filtered`` (dropped by the URL filters),
+    ``fields_invalid`` (a bad ``nutch.score`` or ``nutch.fetchInterval``
+    value, ignored as Nutch does).
     """
 
     def __init__(self, config: InjectConfig, now_ms: int) -> None:
@@ -81,9 +85,8 @@ class Inject(beam.PTransform[PCollection[str], PCollection[WebPage]]):
         return (
             lines
             | "ParseSeeds" >> beam.ParDo(_ParseSeedFn(self._config))
-            | "OnePerUrl" >> beam.CombinePerKey(seeds.choose_seed)
-            | "ToWebPage"
-            >> beam.Map(_to_page, config=self._config, now_ms=self._now_ms)
+            | "OnePerUrl" >> beam.CombinePerKey(min)
+            | "ToWebPage" >> beam.ParDo(_ToPageFn(self._config, self._now_ms))
         )
 
 
@@ -95,8 +98,8 @@ class MergeIntoCrawlDb(
     """Merge injected pages into the crawldb's pages: ``(injected, current)``.
 
     Follows 1.x ``InjectMapper`` / ``InjectReducer`` (``seeds.merge_injected``).
-    Counters, namespace ``injector``: ``urls_injected_unique`` (distinct
-    injected URLs), ``urls_merged`` (of those, already in the crawldb),
+    Counters, namespace ``injector``: ``urls_merged`` (injected URLs
+    already in the crawldb),
     ``urls_purged_404`` (GONE records dropped with ``db.update.purge.404``)
     and ``urls_purged_filter`` (records dropped by the filters with
     ``crawldb.inject.filter.normalize.all``).
@@ -150,7 +153,8 @@ class _ParseSeedFn(beam.DoFn):
         )
         self._logged: set[str] = set()
 
-    def process(self, line: str) -> Iterator[tuple[str, Seed]]:
+    def process(self, line: str) -> Iterator[tuple[str, str]]:
+        """Yield (normalized URL, seed line): strings shuffle cheaply."""
         seed = seeds.parse_seed_line(line)
         if seed is None:
             return
@@ -167,7 +171,7 @@ class _ParseSeedFn(beam.DoFn):
             self.filtered.inc()
         else:
             self.injected.inc()
-            yield url, seed
+            yield url, seed.line
 
     def _log_once(self, kind: str, message: str, line: str) -> None:
         if kind not in self._logged:
@@ -175,9 +179,19 @@ class _ParseSeedFn(beam.DoFn):
             _LOG.warning(message + " (further ones only counted)", line[:200])
 
 
-def _to_page(keyed: tuple[str, Seed], config: InjectConfig, now_ms: int) -> WebPage:
-    url, seed = keyed
-    return seeds.seed_page(seed, url, config, now_ms)
+class _ToPageFn(beam.DoFn):
+    unique = Metrics.counter(NAMESPACE, "urls_injected_unique")
+
+    def __init__(self, config: InjectConfig, now_ms: int) -> None:
+        self._config = config
+        self._now_ms = now_ms
+
+    def process(self, keyed: tuple[str, str]) -> Iterator[WebPage]:
+        url, line = keyed
+        seed = seeds.parse_seed_line(line)
+        if seed is not None:
+            self.unique.inc()
+            yield seeds.seed_page(seed, url, self._config, self._now_ms)
 
 
 def _keyed(page: WebPage) -> tuple[str, WebPage]:
@@ -215,7 +229,6 @@ class _KeyCurrentFn(beam.DoFn):
 
 
 class _MergeFn(beam.DoFn):
-    unique = Metrics.counter(NAMESPACE, "urls_injected_unique")
     merged = Metrics.counter(NAMESPACE, "urls_merged")
 
     def __init__(self, config: InjectConfig) -> None:
@@ -227,10 +240,8 @@ class _MergeFn(beam.DoFn):
         _, groups = joined
         injected = _one(groups["injected"])
         current = _one(groups["current"])
-        if injected is not None:
-            self.unique.inc()
-            if current is not None:
-                self.merged.inc()
+        if injected is not None and current is not None:
+            self.merged.inc()
         page = seeds.merge_injected(injected, current, self._config)
         if page is not None:
             yield page
@@ -307,13 +318,8 @@ def _inject(
             if existing:
                 pattern = io.parts_pattern(io.current_dir(crawldb))
                 current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
-            else:
-                current = pipeline | "NoCrawlDb" >> beam.Create([])
-            _ = (
-                (injected, current)
-                | "Merge" >> MergeIntoCrawlDb(config)
-                | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
-            )
+                injected = (injected, current) | "Merge" >> MergeIntoCrawlDb(config)
+            _ = injected | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
     except BaseException:
         io.remove_dir(new_dir)
         raise

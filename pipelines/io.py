@@ -16,6 +16,7 @@ then calls :func:`install_crawldb`, which swaps it in (Nutch's
 from __future__ import annotations
 
 import contextlib
+import glob
 import logging
 import os
 import secrets
@@ -41,6 +42,7 @@ PART_SUFFIX = ".avro"
 CURRENT = "current"
 OLD = "old"
 LOCK = ".locked"
+_NEW_PREFIX = "tmp-"
 
 
 class ReadWebPages(beam.PTransform[PBegin, PCollection[WebPage]]):
@@ -107,7 +109,8 @@ def require_crawldb(crawldb: str) -> str:
 
 def new_version_dir(crawldb: str) -> str:
     """A fresh directory name beside ``current`` for a job's new version."""
-    return FileSystems.join(crawldb, f"tmp-{int(time.time())}-{secrets.token_hex(4)}")
+    name = f"{_NEW_PREFIX}{int(time.time())}-{secrets.token_hex(4)}"
+    return FileSystems.join(crawldb, name)
 
 
 def _is_local(path: str) -> bool:
@@ -191,11 +194,25 @@ def crawldb_lock(crawldb: str, force: bool = False) -> Iterator[None]:
             lock, compression_type=CompressionTypes.UNCOMPRESSED
         ) as f:
             f.write(owner.encode())
+    _remove_stale_versions(crawldb)
     try:
         yield
     finally:
         with contextlib.suppress(OSError):
             FileSystems.delete([lock])
+
+
+def _remove_stale_versions(crawldb: str) -> None:
+    """Delete ``tmp-*`` versions: holding the lock, no job can be writing them."""
+    pattern = FileSystems.join(crawldb, f"{_NEW_PREFIX}*")
+    if _is_local(crawldb):
+        stale = glob.glob(pattern)
+    else:
+        matches = FileSystems.match([FileSystems.join(pattern, "*")])[0].metadata_list
+        stale = sorted({os.path.dirname(m.path) for m in matches})
+    for path in stale:
+        _LOG.warning("removing %s, left by a job that did not finish", path)
+        _remove_tree(path)
 
 
 def _create_local_lock(lock: str, owner: str, force: bool) -> None:

@@ -5,39 +5,27 @@ r"""The regex URL filter, like Nutch's ``urlfilter-regex`` plugin.
 chain of active filters a job applies (Nutch's ``URLFilters``), built from a
 :class:`~crawllib.config.UrlConfig`.
 
-Rule regexes are Java regexes. They are translated to Python's ``re`` where
-the syntax differs and the translation is exact: inline flags in the middle
-of a pattern (``a(?i)b``), ``\Q...\E`` quoting, ``\z``, ``\x{...}``,
-``\e``, named groups ``(?<name>...)`` and ``\k<name>``, and the flag letters
-``d``, ``u`` and ``U``. Patterns are compiled ASCII-only, which is
-Java's default: ``(?i)`` folds ASCII letters only and ``\w``, ``\d``, ``\s``
-are ASCII classes (``(?u)``/``(?U)`` switch to Unicode, as in Java).
-Possessive quantifiers and atomic groups need no translation. Java syntax
-with no exact Python equivalent (``\p{...}`` classes, nested or intersected
-character classes ``[a-z&&[^b]]``, variable-length lookbehind) makes the
-rule a :class:`~crawllib.errors.ConfigError` naming its line.
+Rule regexes are Java regexes, compiled by
+:func:`~crawllib.urls.javaregex.compile_java_regex`; one that does not
+compile (or has no exact Python translation) is a
+:class:`~crawllib.errors.ConfigError` naming its line.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from crawllib.config import UrlConfig
 from crawllib.errors import ConfigError
-from crawllib.urls.domain import domain_of_host, java_host
+from crawllib.urls.domain import domain_of_host
+from crawllib.urls.javaregex import compile_java_regex
+from crawllib.urls.javaurl import java_host
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # java.io.BufferedReader.readLine
 _Search = Callable[[str], "re.Match[str] | None"]
-# Java regex constructs the translator rewrites.
-_FLAG_SWITCH = re.compile(r"\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?\)")
-_GROUP_OPENER = re.compile(
-    r"\((?:\?(?:[:=!>]|<[=!]|<[A-Za-z][A-Za-z0-9]*>|[a-zA-Z]*(?:-[a-zA-Z]*)?:))?"
-)
-_HEX_OR_BACKREF = re.compile(r"\\x\{([0-9a-fA-F]+)\}|\\k<([A-Za-z][A-Za-z0-9]*)>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,188 +151,14 @@ def _read_rules(text: str) -> list[RegexRule]:
 
 def _compile(rule: RegexRule) -> _Search:
     """The ``search`` method of the rule's regex, translated from Java."""
-    try:
-        source = _JavaRegex(rule.regex).translate()
-        pattern = _compile_ascii(source)
-    except (re.error, FutureWarning, ValueError) as exc:
-        raise ConfigError(
-            f"URL filter rules, line {rule.line}: cannot compile regex "
-            f"{rule.regex!r}: {exc}"
-        ) from exc
+    where = f"URL filter rules, line {rule.line}"
+    pattern = compile_java_regex(rule.regex, where=where)
     # search(".*X") finds a match exactly when search("X") does (the ".*" may
     # match the empty string where X starts), but re tries every start and
     # every length of ".*": quadratic time on the default loop-breaking rule.
-    lazy = source.startswith(".*?")
-    if source.startswith(".*") and source[2:3] not in ("+", "{"):
-        with contextlib.suppress(re.error, FutureWarning, ValueError):
-            pattern = _compile_ascii(source[3:] if lazy else source[2:])
+    regex = rule.regex
+    if regex.startswith(".*") and regex[2:3] not in ("+", "{"):
+        rest = regex[3:] if regex[2:3] == "?" else regex[2:]
+        with contextlib.suppress(ConfigError):
+            pattern = compile_java_regex(rest, where=where)
     return pattern.search
-
-
-def _compile_ascii(source: str) -> re.Pattern[str]:
-    """Compile with Java's defaults: ASCII classes and case folding.
-
-    The ``(?a:...)`` wrapper, not the ``re.ASCII`` flag, lets an inner
-    ``(?u:...)`` (Java's ``(?u)``/``(?U)``) switch Unicode back on.
-    """
-    with warnings.catch_warnings():
-        # re warns on "[[" and "&&" in a class: Java nests or intersects
-        # classes there, which re cannot express.
-        warnings.simplefilter("error", FutureWarning)
-        return re.compile(f"(?a:{source})")
-
-
-_JAVA_FLAGS = {"i": "i", "m": "m", "s": "s", "x": "x", "u": "u", "U": "u", "d": ""}
-_SIMPLE_ESCAPES = {"z": r"\Z", "e": r"\x1b"}
-
-
-class _JavaRegex:
-    """Rewrites a Java regex as an equivalent Python ``re`` pattern.
-
-    Python accepts inline flags ``(?i)`` only at the very start, while Java
-    lets them switch on anywhere, up to the end of the enclosing group. So
-    ``a(?i)b|c`` becomes ``a(?i:b)|(?i:c)``: the rest of the alternative and
-    every later alternative of the group get a scoped flag group.
-    """
-
-    def __init__(self, source: str) -> None:
-        self._src = source
-        self._pos = 0
-
-    def translate(self) -> str:
-        alternatives = self._group_body()
-        if self._pos < len(self._src):
-            raise re.error("unbalanced parenthesis", self._src, self._pos)
-        return "|".join(alternatives)
-
-    def _group_body(self) -> list[str]:
-        """Alternatives up to the closing ``)`` of the group (left unread)."""
-        src = self._src
-        alternatives: list[str] = []
-        current: list[str] = []
-        while self._pos < len(src):
-            char = src[self._pos]
-            if char == ")":
-                break
-            if char == "|":
-                alternatives.append("".join(current))
-                current = []
-                self._pos += 1
-            elif char == "\\":
-                current.append(self._escape())
-            elif char == "[":
-                current.append(self._char_class())
-            elif char == "(":
-                flags = self._flag_switch()
-                if flags is None:
-                    current.append(self._group())
-                    continue
-                rest = self._group_body()
-                if flags:
-                    # A newline ends a trailing (?x) comment before the ")".
-                    end = "\n)" if "x" in flags.partition("-")[0] else ")"
-                    rest = [f"(?{flags}:{alt}{end}" for alt in rest]
-                current.append(rest[0])
-                alternatives.append("".join(current))
-                return alternatives + rest[1:]
-            else:
-                current.append(char)
-                self._pos += 1
-        alternatives.append("".join(current))
-        return alternatives
-
-    def _flag_switch(self) -> str | None:
-        """Python flags for a ``(?flags)`` switch at the cursor, else None."""
-        match = _FLAG_SWITCH.match(self._src, self._pos)
-        if match is None or not (match.group(1) or match.group(2)):
-            return None
-        self._pos = match.end()
-        return _python_flags(match.group(1), match.group(2) or "")
-
-    def _group(self) -> str:
-        src = self._src
-        opener = _group_opener(src, self._pos)
-        self._pos += len(opener)
-        body = "|".join(self._group_body())
-        if self._pos < len(src):
-            self._pos += 1  # the ")"
-            return _translate_opener(opener) + body + ")"
-        return _translate_opener(opener) + body
-
-    def _char_class(self) -> str:
-        src = self._src
-        start = self._pos
-        self._pos += 1
-        if src.startswith("^", self._pos):
-            self._pos += 1
-        if src.startswith("]", self._pos):
-            self._pos += 1
-        parts = [src[start : self._pos]]
-        while self._pos < len(src) and src[self._pos] != "]":
-            if src[self._pos] == "\\":
-                parts.append(self._escape())
-            elif src.startswith(("[", "&&"), self._pos):
-                message = "nested or intersected character classes are Java-only"
-                raise re.error(message, src, self._pos)
-            else:
-                parts.append(src[self._pos])
-                self._pos += 1
-        if self._pos < len(src):
-            parts.append("]")
-            self._pos += 1
-        return "".join(parts)
-
-    def _escape(self) -> str:
-        src = self._src
-        pos = self._pos
-        char = src[pos + 1 : pos + 2]
-        if char == "Q":
-            end = src.find(r"\E", pos + 2)
-            literal = src[pos + 2 :] if end < 0 else src[pos + 2 : end]
-            self._pos = len(src) if end < 0 else end + 2
-            return re.escape(literal)
-        if char in _SIMPLE_ESCAPES:
-            self._pos = pos + 2
-            return _SIMPLE_ESCAPES[char]
-        match = _HEX_OR_BACKREF.match(src, pos)
-        if match is not None:
-            self._pos = match.end()
-            if match.group(1) is not None:
-                return f"\\U{int(match.group(1), 16):08x}"
-            return f"(?P={match.group(2)})"
-        self._pos = pos + 2
-        return src[pos : pos + 2]
-
-
-def _group_opener(src: str, pos: int) -> str:
-    """The text opening the group at ``pos``: ``(``, ``(?:``, ``(?<name>`` ..."""
-    match = _GROUP_OPENER.match(src, pos)
-    assert match is not None  # "(" alone always matches
-    return match.group(0)
-
-
-def _translate_opener(opener: str) -> str:
-    if opener.startswith("(?<") and opener[3] not in "=!":
-        return "(?P" + opener[2:]
-    if opener.endswith(":") and len(opener) > 3:
-        on, _, off = opener[2:-1].partition("-")
-        return f"(?{_python_flags(on, off)}:"
-    return opener
-
-
-def _python_flags(on: str, off: str) -> str:
-    """Java inline flag letters as Python's (unknown letters are left for re).
-
-    ``d`` (UNIX_LINES) is dropped: it only changes which line terminators
-    ``.`` and ``$`` see, and re knows only the newline anyway. Switching ``u``/``U``
-    off means ASCII (``a``), which re takes only in the "on" part.
-    """
-    python_on = "".join(_JAVA_FLAGS.get(flag, flag) for flag in on)
-    python_off = ""
-    for flag in off:
-        if flag in "uU":
-            python_on += "a"
-        else:
-            python_off += _JAVA_FLAGS.get(flag, flag)
-    python_on = "".join(dict.fromkeys(python_on))
-    return python_on + ("-" + python_off if python_off else "")

@@ -1,28 +1,29 @@
 """URL normalizers: Nutch's BasicURLNormalizer, RegexURLNormalizer and their chain.
 
-:func:`basic_normalize` follows Nutch 1.x ``BasicURLNormalizer`` on top of a
-small re-implementation of how ``java.net.URL`` splits a URL (Python's
-``urllib.parse`` splits differently: IPv6 hosts, empty ports, ``?`` right
-after the host, backslashes). :class:`RegexNormalizer` applies the rules of a
-``regex-normalize.xml`` written for Java regexes. :class:`UrlNormalizers` runs
-them like Nutch's ``URLNormalizers``: in ``urlnormalizer.order``, repeated up
-to ``urlnormalizer.loop.count`` times while the URL keeps changing.
+:func:`basic_normalize` follows Nutch 1.x ``BasicURLNormalizer`` on top of
+:func:`~crawllib.urls.javaurl.parse_url`, which splits URLs the way
+``java.net.URL`` does. :class:`RegexNormalizer` applies the rules of a
+``regex-normalize.xml`` written for Java regexes
+(:mod:`crawllib.urls.javaregex`). :class:`UrlNormalizers` runs them like
+Nutch's ``URLNormalizers``: in ``urlnormalizer.order``, repeated up to
+``urlnormalizer.loop.count`` times while the URL keeps changing.
 """
 
 from __future__ import annotations
 
 import functools
-import ipaddress
 import logging
 import re
 import string
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
-from dataclasses import dataclass
 from encodings import idna as _idna2003
 
 from crawllib.config import UrlConfig
 from crawllib.errors import ConfigError
+from crawllib.urls.javaregex import compile_java_regex, java_replacement
+from crawllib.urls.javaurl import MalformedUrlError as MalformedUrlError
+from crawllib.urls.javaurl import UrlParts, java_trim, parse_url
 
 try:
     import idna as _idna2008
@@ -31,117 +32,9 @@ except ImportError:  # pragma: no cover - idna comes with requests
 
 _LOG = logging.getLogger(__name__)
 
-
-class MalformedUrlError(ValueError):
-    """A URL that ``java.net.URL`` rejects (Nutch's MalformedURLException)."""
-
-
-# --- java.net.URL parsing ---------------------------------------------------
-
-_JAVA_WHITESPACE = "".join(chr(code) for code in range(0x21))  # String.trim()
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
-_KNOWN_SCHEMES = frozenset({"http", "https", "ftp", "file", "jar", "mailto"})
-_DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
-_PORT = re.compile(r"[+-]?[0-9]+")
-_INT_MAX = 2**31 - 1
-
-
-@dataclass(frozen=True, slots=True)
-class _JavaUrl:
-    """The parts ``java.net.URL`` splits a URL into.
-
-    ``authority`` is None without ``//``; ``port`` is -1 when absent; ``file``
-    is the path plus ``?query``; ``ref`` is the fragment or None.
-    """
-
-    scheme: str
-    authority: str | None
-    user_info: str | None
-    host: str
-    port: int
-    file: str
-    ref: str | None
-
-
-def _parse(spec: str) -> _JavaUrl:
-    """Split ``spec`` as ``new java.net.URL(spec)`` does, or raise."""
-    spec = spec.strip(_JAVA_WHITESPACE)
-    start = 4 if spec[:4].lower() == "url:" else 0
-    colon = spec.find(":", start)
-    slash = spec.find("/", start)
-    if spec.startswith("#", start) or colon < 0 or 0 <= slash < colon:
-        raise MalformedUrlError(f"no protocol: {spec}")
-    if not _SCHEME.fullmatch(spec, start, colon):
-        raise MalformedUrlError(f"no protocol: {spec}")
-    scheme = spec[start:colon].lower()
-    if scheme not in _KNOWN_SCHEMES:
-        raise MalformedUrlError(f"unknown protocol: {scheme}")
-    rest, hash_sign, ref = spec[colon + 1 :].partition("#")
-    fragment = ref if hash_sign else None
-    if scheme == "mailto":
-        if not rest.strip():
-            raise MalformedUrlError("no email address")
-        return _JavaUrl(scheme, None, None, "", -1, rest, fragment)
-    if scheme == "jar":
-        bang = rest.rfind("!/")
-        if bang < 0:
-            raise MalformedUrlError(f"no !/ in jar URL: {spec}")
-        _parse(rest[:bang])  # the inner URL must be valid too
-        return _JavaUrl(scheme, None, None, "", -1, rest, fragment)
-    return _parse_hierarchical(scheme, rest, fragment)
-
-
-def _parse_hierarchical(scheme: str, rest: str, ref: str | None) -> _JavaUrl:
-    path, question, query = rest.partition("?")
-    authority = user_info = None
-    host, port = "", -1
-    if path.startswith("//") and not path.startswith("////"):  # "////" is UNC
-        end = path.find("/", 2)
-        end = len(path) if end < 0 else end
-        authority = path[2:end]
-        user_info, host, port = _split_authority(authority)
-        path = path[end:]
-    return _JavaUrl(
-        scheme, authority, user_info, host, port, path + question + query, ref
-    )
-
-
-def _split_authority(authority: str) -> tuple[str | None, str, int]:
-    user_info, at_sign, host = authority.rpartition("@")
-    if "@" in user_info:
-        # java.net.URL keeps it with an empty host; beamcrawl drops it instead
-        raise MalformedUrlError(f"more than one '@' in authority: {authority}")
-    port = -1
-    if host.startswith("["):
-        close = host.find("]")
-        if close <= 2:
-            raise MalformedUrlError(f"invalid authority field: {authority}")
-        try:
-            ipaddress.IPv6Address(host[1:close])
-        except ValueError:
-            raise MalformedUrlError(f"invalid IPv6 host: {host}") from None
-        host, tail = host[: close + 1], host[close + 1 :]
-        if tail and not tail.startswith(":"):
-            raise MalformedUrlError(f"invalid authority field: {authority}")
-        port = _parse_port(tail[1:], authority) if len(tail) > 1 else -1
-    elif ":" in host:
-        host, _, digits = host.partition(":")
-        port = _parse_port(digits, authority) if digits else -1
-    return (user_info if at_sign else None), host, port
-
-
-def _parse_port(digits: str, authority: str) -> int:
-    if (
-        len(digits) > 11
-        or not _PORT.fullmatch(digits)
-        or not -1 <= int(digits) <= _INT_MAX
-    ):
-        raise MalformedUrlError(f"invalid port in {authority!r}")
-    return int(digits)
-
-
 # --- BasicURLNormalizer -----------------------------------------------------
 
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
 _UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
 _HEX_PAIRS = [a + b for a in string.hexdigits for b in string.hexdigits]
 _UNESCAPE = {
@@ -200,7 +93,7 @@ def _normalize_slowly(url: str, host_idn: str, idna2008: bool, trim_dot: bool) -
     """Every step of :func:`basic_normalize`, without its fast path."""
     if url == "":
         return url
-    text = url.strip(_JAVA_WHITESPACE)
+    text = java_trim(url)
     parsed = _parse(text)
     scheme, host, port, file = parsed.scheme, parsed.host, parsed.port, parsed.file
     user_info = parsed.user_info
@@ -231,6 +124,18 @@ def _normalize_slowly(url: str, host_idn: str, idna2008: bool, trim_dot: bool) -
     if not changed:
         return text
     return _rebuild(scheme, user_info, host, port, file)
+
+
+def _parse(text: str) -> UrlParts:
+    """:func:`parse_url`, but an authority with several ``@`` is malformed.
+
+    ``java.net.URL`` keeps such a URL with an empty host (Nutch would emit
+    ``http:/x``); beamcrawl drops it instead.
+    """
+    parsed = parse_url(text)
+    if parsed.authority is not None and parsed.authority.count("@") > 1:
+        raise MalformedUrlError(f"more than one '@' in authority: {text}")
+    return parsed
 
 
 def _normalize_host(host: str, idn: str, idna2008: bool, trim_dot: bool) -> str:
@@ -343,10 +248,6 @@ def _rebuild(
 
 # --- RegexURLNormalizer -----------------------------------------------------
 
-_INLINE_FLAGS = re.compile(r"\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?([:)])")
-_PYTHON_FLAGS = "imsx"  # Java's d, u and U have no Python counterpart
-_JAVA_ESCAPES = {"\\z": "\\Z", "\\Z": "(?=\\n?\\Z)", "\\e": "\\x1b"}
-
 
 class RegexNormalizer:
     r"""Nutch's ``RegexURLNormalizer``: rules from a ``regex-normalize.xml`` text.
@@ -393,143 +294,16 @@ def _read_rules(xml_text: str) -> list[tuple[re.Pattern[str], str]]:
                 "regex-normalize rule %d lacks a pattern or substitution", number
             )
             continue
-        compiled = _compile_java_regex(pattern.text)
-        rules.append((compiled, _java_replacement(substitution.text or "", compiled)))
+        compiled = compile_java_regex(
+            pattern.text, where=f"invalid regex-normalize pattern (rule {number})"
+        )
+        template = java_replacement(
+            substitution.text or "",
+            compiled,
+            where=f"invalid regex-normalize substitution (rule {number})",
+        )
+        rules.append((compiled, template))
     return rules
-
-
-def _compile_java_regex(pattern: str) -> re.Pattern[str]:
-    try:
-        return re.compile(_translate_java_regex(pattern), re.ASCII)
-    except re.error as exc:
-        raise ConfigError(
-            f"invalid regex-normalize pattern {pattern!r}: {exc}"
-        ) from exc
-
-
-def _translate_java_regex(pattern: str) -> str:
-    r"""Rewrite the Java-only parts of a regex for Python's ``re``.
-
-    Inline flags in mid-pattern (``a(?i)b``, an error in Python) become scoped
-    groups up to the end of their group or alternative; ``(?<name>``,
-    ``\k<name>``, ``\Q..\E``, ``\z``, ``\Z`` and ``\e`` are translated.
-    Java's case-insensitivity and ``\w``/``\b`` are ASCII, as with
-    ``re.ASCII``.
-    """
-    out: list[str] = []
-    scopes: list[list[str]] = [[]]  # flag groups opened per nesting level
-    index, in_class = 0, False
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\":
-            token, index = _translate_escape(pattern, index, in_class)
-        elif in_class:
-            token, index, in_class = char, index + 1, char != "]"
-        elif char == "[":
-            # "]" right after "[" or "[^" is a literal in both dialects
-            opening = re.match(r"\[\^?\]?", pattern[index:])
-            token = opening[0] if opening else char
-            index, in_class = index + len(token), True
-        elif char == "(":
-            token, index = _open_group(pattern, index, scopes)
-        elif char == ")":
-            token, index = ")" * len(scopes[-1]) + ")", index + 1
-            if len(scopes) > 1:
-                scopes.pop()
-        elif char == "|":
-            flags = scopes[-1]
-            token = ")" * len(flags) + "|" + "".join(f"(?{f}:" for f in flags)
-            index += 1
-        else:
-            token, index = char, index + 1
-        out.append(token)
-    out.append(")" * len(scopes[0]))
-    return "".join(out)
-
-
-def _translate_escape(pattern: str, index: int, in_class: bool) -> tuple[str, int]:
-    if pattern.startswith("\\Q", index):
-        end = pattern.find("\\E", index + 2)
-        end = len(pattern) if end < 0 else end
-        return re.escape(pattern[index + 2 : end]), end + 2
-    if pattern.startswith("\\k<", index) and ">" in pattern[index:]:
-        close = pattern.index(">", index)
-        return f"(?P={pattern[index + 3 : close]})", close + 1
-    pair = pattern[index : index + 2]
-    return (pair if in_class else _JAVA_ESCAPES.get(pair, pair)), index + 2
-
-
-def _open_group(pattern: str, index: int, scopes: list[list[str]]) -> tuple[str, int]:
-    """Translate the group opening at ``pattern[index]``; also return what follows."""
-    flags = _INLINE_FLAGS.match(pattern, index)
-    if flags is None:
-        scopes.append([])
-        if (
-            pattern.startswith("(?<", index)
-            and pattern[index + 3 : index + 4].isalpha()
-        ):
-            return "(?P<", index + 3  # named group
-        return "(", index + 1
-    on = "".join(f for f in flags[1] if f in _PYTHON_FLAGS)
-    off = "".join(f for f in (flags[2] or "") if f in _PYTHON_FLAGS)
-    spec = on + ("-" + off if off else "")
-    if flags[3] == ")":  # (?i) alone: applies to the rest of the enclosing group
-        if spec:
-            scopes[-1].append(spec)
-        return (f"(?{spec}:" if spec else ""), flags.end()
-    scopes.append([])
-    return (f"(?{spec}:" if spec else "(?:"), flags.end()
-
-
-def _java_replacement(substitution: str, compiled: re.Pattern[str]) -> str:
-    """Translate a Java ``replaceAll`` replacement into a Python template."""
-    out: list[str] = []
-    index = 0
-    while index < len(substitution):
-        char = substitution[index]
-        if char == "\\":
-            if index + 1 == len(substitution):
-                raise _bad_replacement(
-                    substitution, "character to be escaped is missing"
-                )
-            literal = substitution[index + 1]
-            out.append("\\\\" if literal == "\\" else literal)
-            index += 2
-        elif char == "$":
-            reference, index = _group_reference(substitution, index + 1, compiled)
-            out.append(f"\\g<{reference}>")
-        else:
-            out.append(char)
-            index += 1
-    return "".join(out)
-
-
-def _group_reference(
-    text: str, index: int, compiled: re.Pattern[str]
-) -> tuple[str, int]:
-    if text.startswith("{", index):
-        close = text.find("}", index)
-        name = text[index + 1 : close] if close > 0 else ""
-        if name not in compiled.groupindex:
-            raise _bad_replacement(text, f"no group named {name!r}")
-        return name, close + 1
-    if index == len(text) or not "0" <= text[index] <= "9":
-        raise _bad_replacement(text, "illegal group reference")
-    number, index = int(text[index]), index + 1
-    while index < len(text) and "0" <= text[index] <= "9":
-        longer = number * 10 + int(text[index])
-        if longer > compiled.groups:
-            break
-        number, index = longer, index + 1
-    if number > compiled.groups:
-        raise _bad_replacement(text, f"no group {number}")
-    return str(number), index
-
-
-def _bad_replacement(substitution: str, problem: str) -> ConfigError:
-    return ConfigError(
-        f"invalid regex-normalize substitution {substitution!r}: {problem}"
-    )
 
 
 # --- URLNormalizers ---------------------------------------------------------

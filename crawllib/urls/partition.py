@@ -17,7 +17,8 @@ from collections.abc import Callable
 
 from crawllib.config import PartitionConfig
 from crawllib.errors import ConfigError
-from crawllib.urls.domain import domain_of_host, java_host
+from crawllib.urls.domain import domain_of_host
+from crawllib.urls.javaurl import java_host
 
 _UTF16 = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"
 _LOOPBACK = "127.0.0.1"  # what Java's InetAddress.getByName("") gives
@@ -156,7 +157,8 @@ def _java_ipv6_text(literal: str) -> str:
     """An IPv6 literal as Java's ``getHostAddress()`` writes it; "" if invalid.
 
     Java writes all eight groups in lowercase hex without leading zeros and
-    without ``::``; an IPv4-mapped address becomes the IPv4 address.
+    without ``::``, then the ``%scope`` if any; an IPv4-mapped address
+    becomes the IPv4 address.
     """
     try:
         address = ipaddress.IPv6Address(literal)
@@ -164,4 +166,6 @@ def _java_ipv6_text(literal: str) -> str:
         return ""
     if address.ipv4_mapped is not None:
         return str(address.ipv4_mapped)
-    return ":".join(f"{int(group, 16):x}" for group in address.exploded.split(":"))
+    number = int(address)
+    text = ":".join(f"{number >> shift & 0xFFFF:x}" for shift in range(112, -1, -16))
+    return text if address.scope_id is None else f"{text}%{address.scope_id}"

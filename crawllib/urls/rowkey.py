@@ -8,7 +8,7 @@ one host's pages, and one domain's hosts, sit next to each other.
 
 from __future__ import annotations
 
-from crawllib.urls.domain import split_url
+from crawllib.urls.javaurl import split_url
 
 
 def reverse_url(url: str) -> str:

@@ -1,7 +1,7 @@
 import pytest
 
 from crawllib.config import InjectConfig, UrlConfig
-from crawllib.seeds import Seed, choose_seed, merge_injected, parse_seed_line, seed_page
+from crawllib.seeds import Seed, merge_injected, parse_seed_line, seed_page
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 
@@ -82,16 +82,6 @@ def test_fixed_interval_is_recorded_as_metadata():
     assert seed is not None
     page = seed_page(seed, "http://a.com/", CONFIG, NOW_MS)
     assert page["metadata"] == {"fixedInterval": b"600.0"}
-
-
-def test_beamcrawl_duplicate_seed_lines_pick_the_smallest_line():
-    seeds = [
-        Seed("u", "u\tnutch.score=3"),
-        Seed("u", "u\tnutch.score=2"),
-        Seed("u", "u"),
-    ]
-    assert choose_seed(seeds).line == "u"
-    assert choose_seed(reversed(seeds)).line == "u"
 
 
 def _fetched(url="http://a.com/"):

@@ -52,6 +52,11 @@ def test_new_page_round_trips_through_avro():
     assert back == page
 
 
+def test_new_page_defaults_are_the_schema_defaults():
+    defaults = {f["name"]: f.get("default") for f in webpage.schema()["fields"]}
+    assert new_page("http://a/") == {**defaults, "url": "http://a/"}
+
+
 def test_new_pages_do_not_share_containers():
     first = new_page("http://a/")
     first["metadata"]["x"] = b"1"

@@ -53,6 +53,7 @@ def test_nutch_inject_normalizes_filters_and_deduplicates(pipeline):
         )  # fmt: skip
     assert _counters(p.result) == {
         "urls_injected": 3,
+        "urls_injected_unique": 2,
         "urls_filtered": 2,
         "urls_rejected": 1,
         "fields_invalid": 1,
@@ -86,7 +87,7 @@ def test_nutch_merge_keeps_existing_state_and_counts(pipeline):
         assert_that(
             merged, equal_to([fetched, gone, other, _injected("http://new.com/")])
         )
-    assert _counters(p.result) == {"urls_injected_unique": 2, "urls_merged": 1}
+    assert _counters(p.result) == {"urls_merged": 1}
 
 
 def test_nutch_purge_404_and_filter_normalize_all(pipeline):

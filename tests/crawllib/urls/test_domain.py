@@ -1,13 +1,6 @@
 import pytest
 
-from crawllib.urls.domain import (
-    UrlParts,
-    domain_of,
-    domain_of_host,
-    host_of,
-    java_host,
-    split_url,
-)
+from crawllib.urls.domain import domain_of, domain_of_host, host_of
 
 
 # Nutch 1.x TestURLUtil.testGetDomainName.
@@ -98,39 +91,6 @@ def test_ipv6_host_is_returned_as_is():
 )
 def test_host_of(url, host):
     assert host_of(url) == host
-
-
-def test_nutch_host_is_empty_when_authority_has_two_at_signs():
-    # java.net.URL drops the host of "a@b@c.com"
-    assert java_host("http://a@b@c.com/x") == ""
-
-
-@pytest.mark.parametrize(
-    ("url", "host"),
-    [
-        ("http://Www.Example.COM:8080/a", "Www.Example.COM"),
-        ("http://[::1]:8080/", "[::1]"),
-        ("http://a.com.:80/", "a.com."),
-        ("http://:80/", ""),
-        ("http:/a.com/", ""),
-        ("www.example.com", None),
-        ("http://a.com:abc/", None),
-        ("http://[::1/", None),
-        ("http://a.com:99999999999/", None),
-    ],
-)
-def test_nutch_java_host_matches_java_net_url(url, host):
-    assert java_host(url) == host
-
-
-def test_nutch_split_url_matches_java_net_url():
-    assert split_url("HTTP://u@Foo.com:08080/a/b?c=d#e") == UrlParts(
-        "http", "Foo.com", 8080, "/a/b?c=d"
-    )
-    assert split_url("http://a.com:/x") == UrlParts("http", "a.com", -1, "/x")
-    assert split_url("http://a.com#frag") == UrlParts("http", "a.com", -1, "")
-    assert split_url("mailto:x@y.com") == UrlParts("mailto", "", -1, "x@y.com")
-    assert split_url("no scheme") is None
 
 
 def test_domain_lookups_are_cached():

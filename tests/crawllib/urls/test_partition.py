@@ -212,6 +212,15 @@ def test_nutch_by_ip_literals_are_not_looked_up():
     assert resolver.calls == []
 
 
+def test_nutch_by_ip_scoped_ipv6_literal_keeps_its_scope():
+    # getHostAddress() on OpenJDK 17 where the interface exists
+    partitioner = UrlPartitioner(PartitionConfig(mode="byIP"), resolve=lambda h: None)
+
+    assert partitioner.partition_key("http://[fe80::1%eth0]/") == (
+        "fe80:0:0:0:0:0:0:1%eth0"
+    )
+
+
 def test_default_resolver_maps_failures_to_none(monkeypatch):
     def fail(host):
         raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")

@@ -1,0 +1,61 @@
+"""A job killed with SIGKILL leaves the previous crawldb whole and readable."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import fastavro
+
+from pipelines.cli import main
+
+NOW = "-Dinjector.current.time=1700000000000"
+
+
+def _records(crawldb: Any) -> list[Any]:
+    current = crawldb / "current"
+    records: list[Any] = []
+    for name in sorted(os.listdir(current)):
+        with open(current / name, "rb") as handle:
+            records.extend(fastavro.reader(handle))
+    return sorted(records, key=lambda record: record["url"])
+
+
+def _kill_when_writing(command, crawldb, timeout_s=120.0):
+    process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + timeout_s
+    try:
+        while time.monotonic() < deadline and process.poll() is None:
+            if any(name.startswith("tmp-") for name in os.listdir(crawldb)):
+                process.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.02)
+    finally:
+        process.wait()
+    return process.returncode
+
+
+def test_inject_killed_midway_leaves_the_crawldb_as_it_was(tmp_path, capsys):
+    crawldb = tmp_path / "crawldb"
+    first = tmp_path / "first.txt"
+    first.write_text("http://a.com/\nhttp://b.com/\n")
+    assert main(["inject", str(crawldb), str(first), NOW]) == 0
+    before = _records(crawldb)
+
+    big = tmp_path / "big.txt"
+    big.write_text(
+        "".join(f"http://h{i % 997}.com/p{i}.html\n" for i in range(300_000))
+    )
+    command = [sys.executable, "-m", "pipelines.cli", "inject", str(crawldb), str(big)]
+    assert _kill_when_writing(command, crawldb) == -signal.SIGKILL
+
+    assert _records(crawldb) == before
+    assert (crawldb / ".locked").exists()
+    capsys.readouterr()
+    assert main(["inject", str(crawldb), str(first), NOW]) == 2
+    assert "is locked" in capsys.readouterr().err
+    assert main(["inject", str(crawldb), str(first), NOW, "--force"]) == 0
+    assert _records(crawldb) == before
+    assert sorted(os.listdir(crawldb)) == ["current", "old"]
