@@ -12,10 +12,9 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from crawllib.urls.normalize import UrlNormalizers
-
 from crawllib.config import UrlConfig
 from crawllib.urls.filter import UrlFilters
+from crawllib.urls.normalize import UrlNormalizers
 from pipelines.options import job_parser, parse_job_args
 
 

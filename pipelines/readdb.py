@@ -18,13 +18,13 @@ from apache_beam.io.textio import WriteToText
 from apache_beam.options.pipeline_options import GoogleCloudOptions
 from apache_beam.pvalue import AsSingleton, PCollection
 from apache_beam.transforms.stats import ApproximateQuantiles
-from crawllib.urls.normalize import UrlNormalizers
 
 from crawllib import dbstats
 from crawllib.config import StatsConfig, UrlConfig
 from crawllib.dbstats import DbStats
 from crawllib.errors import ConfigError
 from crawllib.pagetext import render_page
+from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, to_json_line
 from pipelines import io
 from pipelines.options import JobArgs, job_parser, parse_job_args
