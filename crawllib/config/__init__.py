@@ -1,0 +1,32 @@
+"""Configuration by Nutch property name: defaults, site files, ``-D`` overrides.
+
+:class:`Properties` is the resolved map (Nutch defaults < ``--conf`` files in
+order < ``-D name=value``) with typed getters that reject bad values with one
+line naming the property. Each job then takes a frozen config built from it
+(``UrlConfig.from_properties`` ...); transforms never see the raw map.
+Property names are read only in this package; ``-D`` and ``--conf`` come in
+through :func:`load_properties`.
+"""
+
+from crawllib.config.jobs import InjectConfig, StatsConfig
+from crawllib.config.properties import (
+    Properties,
+    load_properties,
+    parse_define,
+    plugin_active,
+    read_site_file,
+)
+from crawllib.config.urls import NORMALIZER_SCOPES, PartitionConfig, UrlConfig
+
+__all__ = [
+    "NORMALIZER_SCOPES",
+    "InjectConfig",
+    "PartitionConfig",
+    "Properties",
+    "StatsConfig",
+    "UrlConfig",
+    "load_properties",
+    "parse_define",
+    "plugin_active",
+    "read_site_file",
+]
