@@ -135,8 +135,8 @@ def install_crawldb(crawldb: str, new_dir: str, keep_backup: bool = True) -> Non
         os.rename(new_dir, current)
     else:
         _remove_tree(old)
-        _move_parts(current, old)
-        _move_parts(new_dir, current)
+        move_parts(current, old)
+        move_parts(new_dir, current)
         _remove_tree(new_dir)
     if not keep_backup:
         _remove_tree(old)
@@ -152,10 +152,11 @@ def recover_crawldb(crawldb: str) -> None:
             _remove_tree(current)
             os.rename(old, current)
         else:
-            _move_parts(old, current)
+            move_parts(old, current)
 
 
-def _move_parts(source: str, target: str) -> None:
+def move_parts(source: str, target: str) -> None:
+    """Rename the Avro part files of ``source`` into ``target``."""
     matches = FileSystems.match([parts_pattern(source)])
     paths = [meta.path for meta in matches[0].metadata_list] if matches else []
     if paths:

@@ -8,7 +8,7 @@ Property names are read only in this package; ``-D`` and ``--conf`` come in
 through :func:`load_properties`.
 """
 
-from crawllib.config.jobs import InjectConfig, StatsConfig
+from crawllib.config.jobs import GenerateConfig, InjectConfig, StatsConfig
 from crawllib.config.properties import (
     Properties,
     load_properties,
@@ -20,6 +20,7 @@ from crawllib.config.urls import NORMALIZER_SCOPES, PartitionConfig, UrlConfig
 
 __all__ = [
     "NORMALIZER_SCOPES",
+    "GenerateConfig",
     "InjectConfig",
     "PartitionConfig",
     "Properties",

@@ -92,6 +92,8 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "partition.url.mode": "byHost",
     "partition.url.seed": "0",
     "crawl.gen.delay": "604800000",
+    "generate.curTime": "",  # epoch ms; empty = the wall clock at job start
+    "generate.rank.window": "",  # beamcrawl: candidates ranked at once; empty = auto
     # --- fetch (11.3, 6.x)
     "fetcher.server.delay": "5.0",
     "fetcher.server.min.delay": "0.0",

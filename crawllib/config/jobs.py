@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from crawllib.config.properties import Properties, bad_value, optional_int
-from crawllib.config.urls import UrlConfig
+from crawllib.config.urls import PartitionConfig, UrlConfig
+from crawllib.errors import ConfigError
+from crawllib.status import CrawlStatus, crawl_status_from_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +74,113 @@ class StatsConfig:
                 raise bad_value("db.stats.score.quantiles", item, "values in (0, 1)")
             quantiles.append(value)
         return cls(quantiles=tuple(sorted(set(quantiles))))
+
+
+@dataclass(frozen=True, slots=True)
+class GenerateConfig:
+    """Generate settings: Nutch's Generator properties and command-line flags.
+
+    Attributes:
+        urls: normalizer and filter settings.
+        filter_urls: ``generate.filter`` (``--noFilter`` turns it off).
+        normalize: ``generate.normalise`` (``--noNorm`` turns it off).
+        top_n: ``--topN``, URLs per segment over all fetch lists; None = all.
+        num_fetchers: ``--numFetchers``, fetch lists (partitions) per segment.
+        max_num_segments: ``--maxNumSegments``.
+        max_count: ``generate.max.count``, URLs per host or domain per
+            segment; 0 or less = no limit.
+        count_by_domain: ``generate.count.mode`` is ``domain``.
+        update_crawldb: ``generate.update.crawldb``.
+        min_score: ``generate.min.score``; None = no minimum.
+        min_interval_s: ``generate.min.interval``; -1 = off.
+        restrict_status: ``generate.restrict.status``; None = any status.
+        max_distance: ``generate.max.distance`` (2.x); -1 = off.
+        gen_delay_ms: ``crawl.gen.delay``.
+        max_interval_s: ``db.fetch.interval.max``.
+        partition: ``partition.url.mode`` and ``partition.url.seed``.
+        keep_backup: ``db.preserve.backup``.
+        fixed_time_ms: ``generate.curTime``, the job's clock when set.
+        rank_window: ``generate.rank.window`` (beamcrawl): how many of the best
+            candidates are ranked in one place with ``--topN``; None = twice
+            what the segments can hold. Too small a window costs a second run,
+            never a wrong result.
+    """
+
+    urls: UrlConfig
+    filter_urls: bool = True
+    normalize: bool = True
+    top_n: int | None = None
+    num_fetchers: int = 1
+    max_num_segments: int = 1
+    max_count: int = -1
+    count_by_domain: bool = False
+    update_crawldb: bool = False
+    min_score: float | None = 0.0
+    min_interval_s: int = -1
+    restrict_status: CrawlStatus | None = None
+    max_distance: int = -1
+    gen_delay_ms: int = 604_800_000
+    max_interval_s: int = 7_776_000
+    partition: PartitionConfig = field(default_factory=PartitionConfig)
+    keep_backup: bool = True
+    fixed_time_ms: int | None = None
+    rank_window: int | None = None
+
+    @classmethod
+    def from_properties(cls, props: Properties) -> GenerateConfig:
+        """Read the ``generate.*`` properties and their companions."""
+        return cls(
+            urls=UrlConfig.from_properties(props),
+            filter_urls=props.get_bool("generate.filter"),
+            normalize=props.get_bool("generate.normalise"),
+            max_count=props.get_int("generate.max.count"),
+            count_by_domain=props.get_choice("generate.count.mode", ["host", "domain"])
+            == "domain",
+            update_crawldb=props.get_bool("generate.update.crawldb"),
+            min_score=_optional_float(props, "generate.min.score"),
+            min_interval_s=props.get_int("generate.min.interval"),
+            restrict_status=_status(props, "generate.restrict.status"),
+            max_distance=props.get_int("generate.max.distance"),
+            gen_delay_ms=props.get_int("crawl.gen.delay"),
+            max_interval_s=_positive(props, "db.fetch.interval.max"),
+            partition=PartitionConfig.from_properties(props),
+            keep_backup=props.get_bool("db.preserve.backup"),
+            fixed_time_ms=optional_int(props, "generate.curTime"),
+            rank_window=optional_int(props, "generate.rank.window"),
+        )
+
+    def check(self) -> GenerateConfig:
+        """Reject command-line numbers out of range; returns self."""
+        for flag, value in [
+            ("--topN", 1 if self.top_n is None else self.top_n),
+            ("--numFetchers", self.num_fetchers),
+            ("--maxNumSegments", self.max_num_segments),
+            ("generate.rank.window", self.rank_window or 1),
+        ]:
+            if value <= 0:
+                raise ConfigError(f"{flag} {value} is invalid: expected 1 or more")
+        return self
+
+
+def _optional_float(props: Properties, name: str) -> float | None:
+    raw = props.get_str(name)
+    if not raw or raw.lower() == "nan":
+        return None
+    return props.get_float(name)
+
+
+def _positive(props: Properties, name: str) -> int:
+    value = props.get_int(name)
+    if value <= 0:
+        raise bad_value(name, str(value), "a positive int")
+    return value
+
+
+def _status(props: Properties, name: str) -> CrawlStatus | None:
+    raw = props.get_str(name)
+    if not raw:
+        return None
+    try:
+        return crawl_status_from_label(raw)
+    except ValueError:
+        raise bad_value(name, raw, "a status name such as db_unfetched") from None

@@ -53,3 +53,36 @@ def test_inject_on_portable_runner_matches_direct_runner(tmp_path, portable_flag
     assert records[0]["score"] == 5.0
     assert records[0]["metadata"] == {"lang": b"en"}
     assert records == _records(direct)
+
+
+def _segment_records(segments: str) -> list[Any]:
+    records: list[Any] = []
+    for name in sorted(os.listdir(segments)):
+        directory = os.path.join(segments, name, "generate")
+        for part in sorted(os.listdir(directory)):
+            with open(os.path.join(directory, part), "rb") as handle:
+                records.extend(fastavro.reader(handle))
+    return sorted(records, key=lambda record: (record["batchId"], record["url"]))
+
+
+def test_generate_on_portable_runner_matches_direct_runner(tmp_path, portable_flags):
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text(
+        "".join(
+            f"http://h{i % 5}.example.com/p{i}\tnutch.score={i}\n" for i in range(40)
+        )
+    )
+    args = ["--topN", "6", "--maxNumSegments", "2", "--numFetchers", "3",
+            "-Dgenerate.max.count=2", "-Dgenerate.update.crawldb=true",
+            "-Dgenerate.curTime=1700000000000"]  # fmt: skip
+    results = []
+    for name, flags in [("direct", []), ("portable", portable_flags)]:
+        crawldb, segments = str(tmp_path / name / "db"), str(tmp_path / name / "segs")
+        _inject(crawldb, str(seeds), *flags)
+        assert main(["generate", crawldb, segments, *args, *flags]) == 0
+        results.append((_segment_records(segments), _records(crawldb)))
+
+    (direct_segments, direct_db), (portable_segments, portable_db) = results
+    assert len(portable_segments) == 12
+    assert portable_segments == direct_segments
+    assert portable_db == direct_db

@@ -1,19 +1,18 @@
 import apache_beam as beam
-from apache_beam.metrics.metric import MetricsFilter
 from apache_beam.testing.util import assert_that, equal_to
 
 from crawllib.config import InjectConfig, UrlConfig, load_properties
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 from pipelines.inject import Inject, MergeIntoCrawlDb, ReadSeeds, list_seed_files
+from pipelines.options import counters
 
 NOW_MS = 1_700_000_000_000
 CONFIG = InjectConfig.from_properties(load_properties())
 
 
 def _counters(result, namespace="injector"):
-    query = result.metrics().query(MetricsFilter().with_namespace(namespace))
-    return {c.key.metric.name: c.committed for c in query["counters"]}
+    return counters(result, namespace)
 
 
 def _injected(url, score=1.0, interval=2592000, metadata=None):

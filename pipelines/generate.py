@@ -1,0 +1,321 @@
+"""``beamcrawl generate CRAWLDB SEGMENTS``: fetch lists (Nutch's Generator).
+
+:class:`Generate` selects the URLs due for fetching (``Select``), ranks them
+and assigns segments under ``--topN``, ``generate.max.count`` and
+``--maxNumSegments`` (``Rank``), and writes each selected page with its
+generate mark and fetch-list partition (``Emit``). Only light
+``(sort, url, host)`` tuples are shuffled; the pages themselves are matched
+against the ranking through a side input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import sys
+from collections.abc import Iterator, Sequence
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import Metrics
+from apache_beam.pvalue import AsDict, PCollection, TaggedOutput
+from apache_beam.runners.runner import PipelineResult
+
+from crawllib.config import GenerateConfig
+from crawllib.selection import (
+    Selector,
+    Skip,
+    generated_page,
+    rank_key,
+    with_generate_time,
+)
+from crawllib.urls.normalize import UrlNormalizers
+from crawllib.urls.partition import UrlPartitioner
+from crawllib.webpage import WebPage
+from pipelines import io
+from pipelines.options import (
+    ArgumentParser,
+    JobArgs,
+    counters,
+    describe,
+    job_parser,
+    now_ms,
+    parse_job_args,
+)
+from pipelines.ranking import NAMESPACE, STARVED, Candidate, RankCandidates, rank_window
+from pipelines.segments import GENERATE, install_segment, segment_names, staging_dir
+
+_LOG = logging.getLogger(__name__)
+SEGMENT_NAMESPACE = "GeneratorSegments"
+CRAWLDB_TAG = "crawldb"
+
+
+def segment_tag(number: int) -> str:
+    """The output tag of segment ``number`` (1-based) in :class:`Generate`'s result."""
+    return f"segment{number}"
+
+
+class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPage]]]):
+    """Crawldb pages to fetch lists: ``{"segment1": pages, ...}``.
+
+    One output per segment (``segment_tag(1)`` .. ``--maxNumSegments``), and
+    with ``generate.update.crawldb`` a ``"crawldb"`` output: every page, the
+    selected ones with their generate time. ``batch_ids`` names the segments.
+
+    Counters, namespace ``Generator``: one per :class:`~crawllib.selection.Skip`
+    reason (``URL_FILTERS_REJECTED``, ``SCHEDULE_REJECTED``, ``WAIT_FOR_UPDATE``
+    ...), ``URLS_SKIPPED_PER_HOST_OVERFLOW``,
+    ``HOSTS_AFFECTED_PER_HOST_OVERFLOW`` (every URL over its host's limit,
+    also below the topN cut, where Nutch's reducer has stopped counting),
+    ``CANDIDATES`` (due and eligible) and ``GENERATED``; namespace
+    ``GeneratorSegments``: URLs per segment.
+    """
+
+    def __init__(
+        self,
+        config: GenerateConfig,
+        cur_time_ms: int,
+        generate_time_ms: int,
+        batch_ids: Sequence[str],
+    ) -> None:
+        super().__init__()
+        if len(batch_ids) != config.max_num_segments:
+            raise ValueError("one batch id per segment is needed")
+        self._config = config
+        self._cur_time_ms = cur_time_ms
+        self._generate_time_ms = generate_time_ms
+        self._batch_ids = list(batch_ids)
+
+    def expand(self, pages: PCollection[WebPage]) -> dict[str, PCollection[WebPage]]:
+        config = self._config
+        assignments = (
+            pages
+            | "Select" >> beam.ParDo(_SelectFn(config, self._cur_time_ms))
+            | "Rank" >> RankCandidates(config)
+        )
+        emit = _EmitFn(
+            config, self._cur_time_ms, self._generate_time_ms, self._batch_ids
+        )
+        tags = [segment_tag(n) for n in range(1, config.max_num_segments + 1)]
+        if config.update_crawldb:
+            tags.append(CRAWLDB_TAG)
+        outputs = pages | "Emit" >> beam.ParDo(emit, AsDict(assignments)).with_outputs(
+            *tags
+        )
+        return {tag: outputs[tag] for tag in tags}
+
+
+class _SelectFn(beam.DoFn):
+    """The Selector's map side: (count key, candidate) for each eligible page."""
+
+    candidates = Metrics.counter(NAMESPACE, "CANDIDATES")
+
+    def __init__(self, config: GenerateConfig, cur_time_ms: int) -> None:
+        self._config = config
+        self._cur_time_ms = cur_time_ms
+
+    def setup(self) -> None:
+        self._selector = Selector(self._config, self._cur_time_ms)
+        self._skips = {skip: Metrics.counter(NAMESPACE, skip.value) for skip in Skip}
+        self._counts_hosts = self._config.max_count > 0
+
+    def process(self, page: WebPage) -> Iterator[tuple[str, Candidate]]:
+        sort = self._selector.select(page)
+        if isinstance(sort, Skip):
+            self._skips[sort].inc()
+            return
+        url = page["url"]
+        key = self._selector.count_key(url) if self._counts_hosts else ""
+        if key is None:
+            self._skips[Skip.MALFORMED].inc()
+            return
+        self.candidates.inc()
+        neg_sort, _ = rank_key(sort, url)
+        yield key, (neg_sort, url, key, False)
+
+
+class _EmitFn(beam.DoFn):
+    """Selected pages to their segment's output, with marks and partition."""
+
+    generated = Metrics.counter(NAMESPACE, "GENERATED")
+
+    def __init__(
+        self,
+        config: GenerateConfig,
+        cur_time_ms: int,
+        generate_time_ms: int,
+        batch_ids: list[str],
+    ) -> None:
+        self._config = config
+        self._cur_time_ms = cur_time_ms
+        self._generate_time_ms = generate_time_ms
+        self._batch_ids = batch_ids
+
+    def setup(self) -> None:
+        config = self._config
+        self._partitioner = UrlPartitioner(config.partition)
+        self._normalizers = UrlNormalizers(config.urls, "partition")
+        self._per_segment = [
+            Metrics.counter(SEGMENT_NAMESPACE, str(n))
+            for n in range(1, config.max_num_segments + 1)
+        ]
+
+    def process(
+        self, page: WebPage, assignments: dict[str, int]
+    ) -> Iterator[TaggedOutput[str, WebPage]]:
+        segment = assignments.get(page["url"])
+        if self._config.update_crawldb:
+            updated = (
+                page
+                if segment is None
+                else with_generate_time(page, self._generate_time_ms)
+            )
+            yield TaggedOutput(CRAWLDB_TAG, updated)
+        if segment is None:
+            return
+        url = self._normalizers.normalize(page["url"]) or page["url"]
+        partition = self._partitioner.partition(url, self._config.num_fetchers)
+        self.generated.inc()
+        self._per_segment[segment - 1].inc()
+        yield TaggedOutput(
+            segment_tag(segment),
+            generated_page(
+                page,
+                self._config,
+                self._cur_time_ms,
+                self._generate_time_ms,
+                self._batch_ids[segment - 1],
+                partition,
+            ),
+        )
+
+
+NOTHING_SELECTED = 1
+"""Exit status when nothing was selected (Nutch's generate returns 1 too)."""
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """``beamcrawl generate``: print the new segment paths; exit 1 if none."""
+    job = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
+    config = _config(job)
+    Selector(config, 0)  # a bad rule file or property fails here, not on a worker
+    crawldb, segments_dir = job.args.crawldb, job.args.segments
+    pattern = io.require_crawldb(crawldb)
+    generate_ms = config.fixed_time_ms or now_ms()
+    cur_time_ms = generate_ms + job.args.adddays * 86_400_000
+    with io.crawldb_lock(crawldb, force=job.args.force):
+        names = segment_names(segments_dir, generate_ms, config.max_num_segments)
+        stages = [staging_dir(segments_dir, name) for name in names]
+        new_db = io.new_version_dir(crawldb) if config.update_crawldb else None
+        try:
+            values = _run_ranked(job, config, pattern, cur_time_ms, generate_ms,
+                                 names, stages, new_db)  # fmt: skip
+            written = _install(segments_dir, names, stages, values)
+            if written and new_db is not None:
+                io.install_crawldb(crawldb, new_db, keep_backup=config.keep_backup)
+        finally:
+            for path in [*stages, *([new_db] if new_db else [])]:
+                io.remove_dir(path)
+    print(f"Generator: {describe(values)}", file=sys.stderr)
+    if not written:
+        print(
+            "Generator: 0 records selected for fetching, exiting ...", file=sys.stderr
+        )
+        return NOTHING_SELECTED
+    for segment in written:
+        print(segment)
+    return 0
+
+
+def _run_ranked(
+    job: JobArgs,
+    config: GenerateConfig,
+    pattern: str,
+    cur_time_ms: int,
+    generate_ms: int,
+    names: list[str],
+    stages: list[str],
+    new_db: str | None,
+) -> dict[str, int]:
+    """Run the job; again with a larger ranking window if the first one ran out."""
+    while True:
+        result = _run_once(job, config, pattern, (cur_time_ms, generate_ms),
+                           names, stages, new_db)  # fmt: skip
+        values = counters(result, NAMESPACE)
+        if not values.pop(STARVED, 0):
+            segment_counts = counters(result, SEGMENT_NAMESPACE)
+            return {**values, **{f"segment{n}": c for n, c in segment_counts.items()}}
+        config = dataclasses.replace(config, rank_window=8 * rank_window(config))
+        _LOG.info("rank window too small, running again with %d", config.rank_window)
+        for path in [*stages, *([new_db] if new_db else [])]:
+            io.remove_dir(path)
+
+
+def _run_once(
+    job: JobArgs,
+    config: GenerateConfig,
+    pattern: str,
+    times: tuple[int, int],
+    names: list[str],
+    stages: list[str],
+    new_db: str | None,
+) -> PipelineResult:
+    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+        outputs = (
+            pipeline
+            | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            | "Generate" >> Generate(config, *times, names)
+        )
+        for number, stage in enumerate(stages, start=1):
+            _ = outputs[
+                segment_tag(number)
+            ] | f"WriteSegment{number}" >> io.WriteWebPages(
+                FileSystems.join(stage, GENERATE)
+            )
+        if new_db is not None:
+            _ = outputs[CRAWLDB_TAG] | "WriteCrawlDb" >> io.WriteWebPages(new_db)
+    return pipeline.result
+
+
+def _install(
+    segments_dir: str, names: list[str], stages: list[str], values: dict[str, int]
+) -> list[str]:
+    """Rename the non-empty staged segments into place; return their paths."""
+    written = []
+    for number, (name, stage) in enumerate(zip(names, stages, strict=True), start=1):
+        if values.get(f"segment{number}", 0) > 0:
+            segment = FileSystems.join(segments_dir, name)
+            install_segment(stage, segment)
+            written.append(segment)
+    return written
+
+
+def _parser() -> ArgumentParser:
+    parser = job_parser("beamcrawl generate", "Generate fetch lists from a crawldb.")
+    parser.add_argument("crawldb")
+    parser.add_argument("segments", help="the directory new segments go in")
+    parser.add_argument("--topN", type=int, help="URLs per segment (all lists)")
+    parser.add_argument("--numFetchers", type=int, default=1, help="fetch lists")
+    parser.add_argument("--adddays", type=int, default=0, help="days added to now")
+    parser.add_argument("--maxNumSegments", type=int, default=1)
+    parser.add_argument("--noFilter", action="store_true", help="no URL filters")
+    parser.add_argument("--noNorm", action="store_true", help="no URL normalizers")
+    parser.add_argument("--force", action="store_true", help="override a lock")
+    return parser
+
+
+def _config(job: JobArgs) -> GenerateConfig:
+    config = GenerateConfig.from_properties(job.properties)
+    args = job.args
+    return dataclasses.replace(
+        config,
+        filter_urls=config.filter_urls and not args.noFilter,
+        normalize=config.normalize and not args.noNorm,
+        top_n=args.topN,
+        num_fetchers=args.numFetchers,
+        max_num_segments=args.maxNumSegments,
+    ).check()
+
+
+if __name__ == "__main__":
+    sys.exit(run())
