@@ -27,7 +27,7 @@ def crawldb(tmp_path):
     return db
 
 
-def _records(directory) -> list[Any]:
+def _records(directory: Any) -> list[Any]:
     records: list[Any] = []
     for name in sorted(os.listdir(directory)):
         if name.endswith(".avro"):
