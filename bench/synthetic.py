@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+
+from crawllib.webpage import new_page
 
 
 def seed_lines(count: int, hosts: int = 10_000, seed: int = 42) -> list[str]:
@@ -38,3 +41,29 @@ def write_seed_file(path: str, count: int, hosts: int = 10_000) -> None:
     with open(path, "w", encoding="utf-8") as handle:
         for line in seed_lines(count, hosts):
             handle.write(line + "\n")
+
+
+def crawldb_pages(
+    count: int, hosts: int = 10_000, now_ms: int = 0, seed: int = 7
+) -> Iterator[dict]:
+    """``count`` crawldb records over ``hosts`` hosts, as after a few rounds.
+
+    Scores are spread over [0, 10); nine pages in ten are due at ``now_ms``,
+    the rest a day later; statuses mix unfetched, fetched and gone.
+    """
+    rng = random.Random(seed)
+    statuses = [1] * 6 + [2] * 3 + [3]
+    for i in range(count):
+        host = rng.randrange(hosts)
+        domain = f"site{host % (hosts // 20 or 1)}.com"
+        url = f"http://www{host % 3}.host{host}.{domain}/dir{i % 50}/page{i}.html"
+        due = now_ms - rng.randrange(86_400_000) if i % 10 else now_ms + 86_400_000
+        yield new_page(
+            url,
+            status=rng.choice(statuses),
+            fetchTime=due,
+            fetchInterval=2_592_000,
+            score=rng.random() * 10,
+            markers={"_injmrk_": "y", "dist": str(rng.randrange(4))},
+            metadata={"source": b"bench"},
+        )

@@ -215,3 +215,10 @@ def test_no_cap_without_a_host_limit():
     assert host_cap(-1, 3) is None
     assert host_cap(0, 3) is None
     assert host_cap(50, 2) == 102
+
+
+def test_no_norm_counts_the_host_as_written():
+    raw = "http://A%zz.com/"  # the basic normalizer rejects the bad host escape
+    assert Selector(CONFIG, NOW).count_key(raw) is None
+    no_norm = Selector(dataclasses.replace(CONFIG, normalize=False), NOW)
+    assert no_norm.count_key(raw) == "a%zz.com"

@@ -5,22 +5,11 @@ import signal
 import subprocess
 import sys
 import time
-from typing import Any
-
-import fastavro
 
 from pipelines.cli import main
+from tests.avrofiles import read_pages
 
 NOW = "-Dinjector.current.time=1700000000000"
-
-
-def _records(crawldb: Any) -> list[Any]:
-    current = crawldb / "current"
-    records: list[Any] = []
-    for name in sorted(os.listdir(current)):
-        with open(current / name, "rb") as handle:
-            records.extend(fastavro.reader(handle))
-    return sorted(records, key=lambda record: record["url"])
 
 
 def _kill_when_writing(command, crawldb, timeout_s=120.0):
@@ -42,7 +31,7 @@ def test_inject_killed_midway_leaves_the_crawldb_as_it_was(tmp_path, capsys):
     first = tmp_path / "first.txt"
     first.write_text("http://a.com/\nhttp://b.com/\n")
     assert main(["inject", str(crawldb), str(first), NOW]) == 0
-    before = _records(crawldb)
+    before = read_pages(crawldb / "current")
 
     big = tmp_path / "big.txt"
     big.write_text(
@@ -51,11 +40,11 @@ def test_inject_killed_midway_leaves_the_crawldb_as_it_was(tmp_path, capsys):
     command = [sys.executable, "-m", "pipelines.cli", "inject", str(crawldb), str(big)]
     assert _kill_when_writing(command, crawldb) == -signal.SIGKILL
 
-    assert _records(crawldb) == before
+    assert read_pages(crawldb / "current") == before
     assert (crawldb / ".locked").exists()
     capsys.readouterr()
     assert main(["inject", str(crawldb), str(first), NOW]) == 2
     assert "is locked" in capsys.readouterr().err
     assert main(["inject", str(crawldb), str(first), NOW, "--force"]) == 0
-    assert _records(crawldb) == before
+    assert read_pages(crawldb / "current") == before
     assert sorted(os.listdir(crawldb)) == ["current", "old"]

@@ -1,12 +1,11 @@
 import os
 import time
-from typing import Any
 
-import fastavro
 import pytest
 
 from crawllib.selection import GENERATE_TIME_KEY
 from pipelines.cli import main
+from tests.avrofiles import read_pages
 
 NOW = 1_700_000_000_000
 CLOCK = [f"-Dinjector.current.time={NOW}", f"-Dgenerate.curTime={NOW}"]
@@ -27,15 +26,6 @@ def crawldb(tmp_path):
     return db
 
 
-def _records(directory: Any) -> list[Any]:
-    records: list[Any] = []
-    for name in sorted(os.listdir(directory)):
-        if name.endswith(".avro"):
-            with open(os.path.join(directory, name), "rb") as handle:
-                records.extend(fastavro.reader(handle))
-    return sorted(records, key=lambda record: record["url"])
-
-
 def _generate(crawldb, segments, capsys, *args):
     capsys.readouterr()
     code = main(["generate", str(crawldb), str(segments), *CLOCK, *args])
@@ -50,7 +40,7 @@ def test_generate_prints_the_segment_it_wrote(crawldb, tmp_path, capsys):
     assert len(paths) == 1
     name = time.strftime("%Y%m%d%H%M%S", time.localtime(NOW / 1000))
     assert os.path.basename(paths[0]) == name  # from generate.curTime
-    records = _records(os.path.join(paths[0], "generate"))
+    records = read_pages(os.path.join(paths[0], "generate"))
     assert len(records) == 6
     assert {r["markers"]["_gnmrk_"] for r in records} == {name}
     assert "GENERATED=6" in err
@@ -65,7 +55,7 @@ def test_nutch_max_num_segments_prints_every_segment(crawldb, tmp_path, capsys):
     )  # fmt: skip
     assert code == 0
     assert len(paths) == 3
-    sizes = [len(_records(os.path.join(p, "generate"))) for p in paths]
+    sizes = [len(read_pages(os.path.join(p, "generate"))) for p in paths]
     assert sizes == [4, 4, 4]
 
 
@@ -73,7 +63,7 @@ def test_nutch_default_reselects_until_updatedb(crawldb, tmp_path, capsys):
     segments = tmp_path / "segments"
     first = _generate(crawldb, segments, capsys, "--topN", "5")[1]
     second = _generate(crawldb, segments, capsys, "--topN", "5")[1]
-    urls = [[r["url"] for r in _records(os.path.join(p[0], "generate"))]
+    urls = [[r["url"] for r in read_pages(os.path.join(p[0], "generate"))]
             for p in (first, second)]  # fmt: skip
     assert first != second
     assert urls[0] == urls[1]
@@ -85,20 +75,20 @@ def test_nutch_update_crawldb_blocks_reselection(crawldb, tmp_path, capsys):
     code, paths, _ = _generate(crawldb, segments, capsys, "--topN", "5", update)
     assert code == 0
     marked = [
-        r for r in _records(crawldb / "current") if GENERATE_TIME_KEY in r["metadata"]
+        r for r in read_pages(crawldb / "current") if GENERATE_TIME_KEY in r["metadata"]
     ]
     assert len(marked) == 5
     assert os.path.isdir(crawldb / "old")
     # the next five: the first five wait for updatedb
     code, again, _ = _generate(crawldb, segments, capsys, "--topN", "5", update)
-    first = {r["url"] for r in _records(os.path.join(paths[0], "generate"))}
-    second = {r["url"] for r in _records(os.path.join(again[0], "generate"))}
+    first = {r["url"] for r in read_pages(os.path.join(paths[0], "generate"))}
+    second = {r["url"] for r in read_pages(os.path.join(again[0], "generate"))}
     assert code == 0
     assert not first & second
     # past crawl.gen.delay (7 days) they may be generated again
     code, later, _ = _generate(crawldb, segments, capsys, "--adddays", "8", update)
     assert code == 0
-    assert len(_records(os.path.join(later[0], "generate"))) == 20
+    assert len(read_pages(os.path.join(later[0], "generate"))) == 20
 
 
 def test_nothing_selected_exits_1_and_leaves_no_segment(crawldb, tmp_path, capsys):
@@ -122,8 +112,8 @@ def test_a_small_rank_window_runs_again_to_the_same_result(crawldb, tmp_path, ca
     )[1]
     assert len(wide) == len(narrow) == 2
     for one, other in zip(wide, narrow, strict=True):
-        urls = [r["url"] for r in _records(os.path.join(one, "generate"))]
-        assert urls == [r["url"] for r in _records(os.path.join(other, "generate"))]
+        urls = [r["url"] for r in read_pages(os.path.join(one, "generate"))]
+        assert urls == [r["url"] for r in read_pages(os.path.join(other, "generate"))]
 
 
 @pytest.mark.parametrize(

@@ -1,11 +1,9 @@
 """The same job on the DirectRunner and the PortableRunner gives the same crawldb."""
 
 import os
-from typing import Any
-
-import fastavro
 
 from pipelines.cli import main
+from tests.avrofiles import read_pages
 
 SEEDS = """\
 http://a.example.com/\tnutch.score=2\tlang=en
@@ -16,15 +14,6 @@ http://c.example.net/logo.png
 not a url
 http://d.example.com/\tnutch.fetchInterval=60
 """
-
-
-def _records(crawldb):
-    current = os.path.join(crawldb, "current")
-    records: list[Any] = []
-    for name in sorted(os.listdir(current)):
-        with open(os.path.join(current, name), "rb") as handle:
-            records.extend(fastavro.reader(handle))
-    return sorted(records, key=lambda record: record["url"])
 
 
 def _inject(crawldb, seeds, *flags):
@@ -42,7 +31,7 @@ def test_inject_on_portable_runner_matches_direct_runner(tmp_path, portable_flag
         _inject(crawldb, str(seeds), *flags)
         _inject(crawldb, str(more), "--update", *flags)
 
-    records = _records(portable)
+    records = read_pages(os.path.join(portable, "current"))
     assert [r["url"] for r in records] == [
         "http://a.example.com/",
         "http://a.example.com/y.html",
@@ -52,17 +41,7 @@ def test_inject_on_portable_runner_matches_direct_runner(tmp_path, portable_flag
     ]
     assert records[0]["score"] == 5.0
     assert records[0]["metadata"] == {"lang": b"en"}
-    assert records == _records(direct)
-
-
-def _segment_records(segments: str) -> list[Any]:
-    records: list[Any] = []
-    for name in sorted(os.listdir(segments)):
-        directory = os.path.join(segments, name, "generate")
-        for part in sorted(os.listdir(directory)):
-            with open(os.path.join(directory, part), "rb") as handle:
-                records.extend(fastavro.reader(handle))
-    return sorted(records, key=lambda record: (record["batchId"], record["url"]))
+    assert records == read_pages(os.path.join(direct, "current"))
 
 
 def test_generate_on_portable_runner_matches_direct_runner(tmp_path, portable_flags):
@@ -80,7 +59,16 @@ def test_generate_on_portable_runner_matches_direct_runner(tmp_path, portable_fl
         crawldb, segments = str(tmp_path / name / "db"), str(tmp_path / name / "segs")
         _inject(crawldb, str(seeds), *flags)
         assert main(["generate", crawldb, segments, *args, *flags]) == 0
-        results.append((_segment_records(segments), _records(crawldb)))
+        results.append(
+            (
+                [
+                    r
+                    for n in sorted(os.listdir(segments))
+                    for r in read_pages(os.path.join(segments, n, "generate"))
+                ],
+                read_pages(os.path.join(crawldb, "current")),
+            )
+        )
 
     (direct_segments, direct_db), (portable_segments, portable_db) = results
     assert len(portable_segments) == 12
