@@ -6,10 +6,12 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from apache_beam.testing.test_pipeline import TestPipeline
+
+from tests.sites import Site, start_site
 
 NOW_MS = 1_700_000_000_000
 
@@ -85,3 +87,26 @@ def portable_flags() -> Iterator[list[str]]:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+@pytest.fixture
+def site() -> Iterator[Site]:
+    """A test HTTP server on 127.0.0.1 (see tests/sites.py for its paths)."""
+    running = start_site("127.0.0.1")
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def sites() -> Iterator[Callable[..., Site]]:
+    """Start more test servers: ``sites("127.0.0.2", robots="...")``."""
+    started: list[Site] = []
+
+    def start(host: str = "127.0.0.1", robots: str | None = None) -> Site:
+        running = start_site(host, robots)
+        started.append(running)
+        return running
+
+    yield start
+    for running in started:
+        running.stop()

@@ -8,6 +8,7 @@ Property names are read only in this package; ``-D`` and ``--conf`` come in
 through :func:`load_properties`.
 """
 
+from crawllib.config.fetch import FetcherConfig, HttpConfig, RobotsConfig
 from crawllib.config.jobs import GenerateConfig, InjectConfig, StatsConfig
 from crawllib.config.properties import (
     Properties,
@@ -20,10 +21,13 @@ from crawllib.config.urls import NORMALIZER_SCOPES, PartitionConfig, UrlConfig
 
 __all__ = [
     "NORMALIZER_SCOPES",
+    "FetcherConfig",
     "GenerateConfig",
+    "HttpConfig",
     "InjectConfig",
     "PartitionConfig",
     "Properties",
+    "RobotsConfig",
     "StatsConfig",
     "UrlConfig",
     "load_properties",

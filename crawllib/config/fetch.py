@@ -1,0 +1,235 @@
+"""Fetch settings: protocol-http, protocol-file, robots.txt and the fetcher."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crawllib.config.properties import Properties, bad_value
+from crawllib.config.urls import UrlConfig
+from crawllib.errors import ConfigError
+
+
+@dataclass(frozen=True, slots=True)
+class HttpConfig:
+    """protocol-http settings (Nutch's HttpBase).
+
+    Attributes:
+        user_agent: the User-Agent string built from ``http.agent.*``.
+        agent_name: ``http.agent.name``.
+        accept, accept_language, accept_charset: ``http.accept*`` headers
+            ("" = not sent).
+        timeout_s: ``http.timeout`` (connect and read), in seconds.
+        content_limit: ``http.content.limit`` on the decoded body, bytes;
+            -1 = none.
+        if_modified_since: ``http.enable.if.modified.since.header``.
+        store_response_time: ``http.store.responsetime``.
+        proxy_host, proxy_port: ``http.proxy.host`` / ``http.proxy.port``.
+        proxy_exceptions: ``http.proxy.exception.list`` hosts, not proxied.
+        file_content_limit: ``file.content.limit`` for file: URLs.
+        file_crawl_parent: ``file.crawl.parent``.
+        file_redirect_noncanonical: ``file.crawl.redirect_noncanonical``.
+    """
+
+    user_agent: str
+    agent_name: str
+    accept: str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    accept_language: str = "en-us,en-gb,en;q=0.7,*;q=0.3"
+    accept_charset: str = "utf-8,iso-8859-1;q=0.7,*;q=0.7"
+    timeout_s: float = 10.0
+    content_limit: int = 1_048_576
+    if_modified_since: bool = True
+    store_response_time: bool = True
+    proxy_host: str = ""
+    proxy_port: int = 8080
+    proxy_exceptions: tuple[str, ...] = ()
+    file_content_limit: int = 1_048_576
+    file_crawl_parent: bool = True
+    file_redirect_noncanonical: bool = True
+
+    @classmethod
+    def from_properties(cls, props: Properties) -> HttpConfig:
+        """Read ``http.*`` and ``file.*``; no agent name is a user error (as Nutch)."""
+        name = props.get_str("http.agent.name")
+        if not name:
+            raise ConfigError(
+                "Fetcher: No agents listed in 'http.agent.name' property; "
+                "set it with -D http.agent.name=<your crawler's name>"
+            )
+        timeout_ms = props.get_int("http.timeout")
+        if timeout_ms <= 0:
+            raise bad_value("http.timeout", str(timeout_ms), "a positive number of ms")
+        return cls(
+            user_agent=agent_string(props),
+            agent_name=name,
+            accept=props.get_str("http.accept"),
+            accept_language=props.get_str("http.accept.language"),
+            accept_charset=props.get_str("http.accept.charset"),
+            timeout_s=timeout_ms / 1000,
+            content_limit=props.get_int("http.content.limit"),
+            if_modified_since=props.get_bool("http.enable.if.modified.since.header"),
+            store_response_time=props.get_bool("http.store.responsetime"),
+            proxy_host=props.get_str("http.proxy.host"),
+            proxy_port=props.get_int("http.proxy.port"),
+            proxy_exceptions=tuple(props.get_list("http.proxy.exception.list")),
+            file_content_limit=props.get_int("file.content.limit"),
+            file_crawl_parent=props.get_bool("file.crawl.parent"),
+            file_redirect_noncanonical=props.get_bool(
+                "file.crawl.redirect_noncanonical"
+            ),
+        )
+
+
+def agent_string(props: Properties) -> str:
+    """Nutch's HttpBase.getAgentString: ``name/version (description; url; email)``."""
+    agent = props.get_str("http.agent.name")
+    version = props.get_str("http.agent.version")
+    if version:
+        agent += "/" + version
+    extras = [
+        props.get_str(name)
+        for name in ("http.agent.description", "http.agent.url", "http.agent.email")
+    ]
+    extras = [extra for extra in extras if extra]
+    if extras:
+        agent += " (" + "; ".join(extras) + ")"
+    return agent
+
+
+@dataclass(frozen=True, slots=True)
+class RobotsConfig:
+    """robots.txt settings (1.x RobotRulesParser / HttpRobotRulesParser).
+
+    Attributes:
+        agents: the names matched against ``User-agent`` lines, lowercased:
+            ``http.agent.name`` first, then ``http.robots.agents``.
+        allow_403: ``http.robots.403.allow``.
+        defer_5xx: ``http.robots.503.defer.visits``.
+        defer_delay_s: ``http.robots.503.defer.visits.delay`` in seconds.
+        defer_retries: ``http.robots.503.defer.visits.retries``.
+        redirect_max: ``http.robots.redirect.max``.
+        allowlist: ``http.robot.rules.allowlist`` hosts (robots.txt ignored).
+    """
+
+    agents: tuple[str, ...]
+    allow_403: bool = True
+    defer_5xx: bool = True
+    defer_delay_s: float = 300.0
+    defer_retries: int = 3
+    redirect_max: int = 5
+    allowlist: tuple[str, ...] = ()
+
+    @classmethod
+    def from_properties(cls, props: Properties) -> RobotsConfig:
+        """Read the ``http.robots.*`` properties and the agent names."""
+        name = props.get_str("http.agent.name").lower()
+        agents = [name] if name and name != "*" else []
+        for extra in props.get_list("http.robots.agents"):
+            extra = extra.lower()
+            if extra != "*" and extra not in agents:
+                agents.append(extra)
+        return cls(
+            agents=tuple(agents),
+            allow_403=props.get_bool("http.robots.403.allow"),
+            defer_5xx=props.get_bool("http.robots.503.defer.visits"),
+            defer_delay_s=props.get_int("http.robots.503.defer.visits.delay") / 1000,
+            defer_retries=props.get_int("http.robots.503.defer.visits.retries"),
+            redirect_max=props.get_int("http.robots.redirect.max"),
+            allowlist=tuple(
+                h.lower() for h in props.get_list("http.robot.rules.allowlist")
+            ),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FetcherConfig:
+    """The fetcher's queues, threads and limits (1.x Fetcher, FetchItemQueues).
+
+    Attributes:
+        http: protocol settings.
+        robots: robots.txt settings.
+        urls: normalizers and filters, for redirect targets.
+        threads: ``fetcher.threads.fetch``, worker threads in all.
+        threads_per_queue: ``fetcher.threads.per.queue``.
+        queue_mode: ``fetcher.queue.mode``: byHost, byDomain or byIP.
+        server_delay_s: ``fetcher.server.delay``.
+        server_min_delay_s: ``fetcher.server.min.delay``.
+        max_crawl_delay_s: ``fetcher.max.crawl.delay``; -1 = always wait.
+        min_crawl_delay_s: ``fetcher.min.crawl.delay``.
+        queue_depth: items kept queued: threads x ``fetcher.queue.depth.multiplier``.
+        time_limit_s: ``fetcher.timelimit.mins`` in seconds; None = none.
+        max_exceptions_per_queue: ``fetcher.max.exceptions.per.queue``; -1 = off.
+        exception_delay_s: ``fetcher.exceptions.per.queue.delay``.
+        redirect_max: ``http.redirect.max``: 0 = record, N = follow N hops.
+        redirect_exceeded_skip: ``http.redirect.max.exceeded.skip``.
+        ignore_external_links, ignore_internal_links, ignore_by_domain,
+            ignore_also_redirects: ``db.ignore.*`` as applied to redirects.
+        max_outlink_length: ``db.max.outlink.length``.
+        store_content: ``fetcher.store.content``.
+        parse: ``fetcher.parse``.
+    """
+
+    http: HttpConfig
+    robots: RobotsConfig
+    urls: UrlConfig
+    threads: int = 10
+    threads_per_queue: int = 1
+    queue_mode: str = "byHost"
+    server_delay_s: float = 5.0
+    server_min_delay_s: float = 0.0
+    max_crawl_delay_s: float = 30.0
+    min_crawl_delay_s: float = 5.0
+    queue_depth: int = 500
+    time_limit_s: float | None = None
+    max_exceptions_per_queue: int = 5
+    exception_delay_s: float = 5.0
+    redirect_max: int = 0
+    redirect_exceeded_skip: bool = False
+    ignore_external_links: bool = False
+    ignore_internal_links: bool = False
+    ignore_by_domain: bool = False
+    ignore_also_redirects: bool = True
+    max_outlink_length: int = 4096
+    store_content: bool = True
+    parse: bool = False
+
+    @classmethod
+    def from_properties(cls, props: Properties) -> FetcherConfig:
+        """Read the ``fetcher.*`` properties and their companions."""
+        threads = props.get_int("fetcher.threads.fetch")
+        if threads <= 0:
+            raise bad_value("fetcher.threads.fetch", str(threads), "1 or more")
+        per_queue = props.get_int("fetcher.threads.per.queue")
+        if per_queue <= 0:
+            raise bad_value("fetcher.threads.per.queue", str(per_queue), "1 or more")
+        minutes = props.get_float("fetcher.timelimit.mins")
+        return cls(
+            http=HttpConfig.from_properties(props),
+            robots=RobotsConfig.from_properties(props),
+            urls=UrlConfig.from_properties(props),
+            threads=threads,
+            threads_per_queue=per_queue,
+            queue_mode=props.get_choice(
+                "fetcher.queue.mode", ["byHost", "byDomain", "byIP"]
+            ),
+            server_delay_s=props.get_float("fetcher.server.delay"),
+            server_min_delay_s=props.get_float("fetcher.server.min.delay"),
+            max_crawl_delay_s=props.get_float("fetcher.max.crawl.delay"),
+            min_crawl_delay_s=props.get_float("fetcher.min.crawl.delay"),
+            queue_depth=threads
+            * max(1, props.get_int("fetcher.queue.depth.multiplier")),
+            time_limit_s=minutes * 60 if minutes > 0 else None,
+            max_exceptions_per_queue=props.get_int("fetcher.max.exceptions.per.queue"),
+            exception_delay_s=props.get_float("fetcher.exceptions.per.queue.delay"),
+            redirect_max=props.get_int("http.redirect.max"),
+            redirect_exceeded_skip=props.get_bool("http.redirect.max.exceeded.skip"),
+            ignore_external_links=props.get_bool("db.ignore.external.links"),
+            ignore_internal_links=props.get_bool("db.ignore.internal.links"),
+            ignore_by_domain=props.get_choice(
+                "db.ignore.external.links.mode", ["byHost", "byDomain"]
+            )
+            == "byDomain",
+            ignore_also_redirects=props.get_bool("db.ignore.also.redirects"),
+            max_outlink_length=props.get_int("db.max.outlink.length"),
+            store_content=props.get_bool("fetcher.store.content"),
+            parse=props.get_bool("fetcher.parse"),
+        )

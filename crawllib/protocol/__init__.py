@@ -1,0 +1,91 @@
+"""Protocols: what one fetch of one URL returns (Nutch's ProtocolOutput).
+
+``http`` (requests) and ``file`` implement :class:`Protocol`; ``robots`` reads
+robots.txt through them. :func:`crawl_status` maps a protocol status to the
+page status the fetcher writes (Nutch 2.x FetcherReducer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol as TypingProtocol
+
+from crawllib.status import CrawlStatus, ProtocolStatus
+
+
+@dataclass(frozen=True, slots=True)
+class FetchResult:
+    """The outcome of one request, success or not (never an exception).
+
+    Attributes:
+        url: the URL requested.
+        status: Nutch's ProtocolStatus code.
+        args: the ProtocolStatus args: the absolute redirect target for
+            MOVED / TEMP_MOVED / NOTMODIFIED, a message for failures.
+        http_code: the HTTP status code; 0 when there was no response.
+        content: the (decompressed, possibly truncated) body; None without one.
+        content_type: the response's Content-Type (media type and parameters).
+        headers: response headers in arrival order, names as sent.
+        truncated: the body was cut at the content limit.
+        last_modified_ms: the ``Last-Modified`` header as epoch ms; 0 if none.
+        response_time_ms: time from request to the end of the body.
+    """
+
+    url: str
+    status: ProtocolStatus
+    args: tuple[str, ...] = ()
+    http_code: int = 0
+    content: bytes | None = None
+    content_type: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    truncated: bool = False
+    last_modified_ms: int = 0
+    response_time_ms: int = 0
+
+    @property
+    def redirect_target(self) -> str | None:
+        """The absolute redirect target of a MOVED / TEMP_MOVED result."""
+        if (
+            self.status in (ProtocolStatus.MOVED, ProtocolStatus.TEMP_MOVED)
+            and self.args
+        ):
+            return self.args[0]
+        return None
+
+
+class Protocol(TypingProtocol):
+    """Fetches URLs of its schemes; thread-safe; built once per worker."""
+
+    def fetch(self, url: str, modified_time_ms: int = 0) -> FetchResult:
+        """Fetch ``url``; ``modified_time_ms`` > 0 asks for If-Modified-Since."""
+        ...
+
+    def close(self) -> None:
+        """Release connections."""
+        ...
+
+
+_CRAWL_STATUS = {
+    ProtocolStatus.SUCCESS: CrawlStatus.FETCHED,
+    ProtocolStatus.MOVED: CrawlStatus.REDIR_PERM,
+    ProtocolStatus.TEMP_MOVED: CrawlStatus.REDIR_TEMP,
+    ProtocolStatus.NOTMODIFIED: CrawlStatus.NOTMODIFIED,
+    ProtocolStatus.GONE: CrawlStatus.GONE,
+    ProtocolStatus.NOTFOUND: CrawlStatus.GONE,
+    ProtocolStatus.ACCESS_DENIED: CrawlStatus.GONE,
+    ProtocolStatus.ROBOTS_DENIED: CrawlStatus.GONE,
+}
+
+
+def crawl_status(status: int) -> CrawlStatus:
+    """The page status for a protocol status (2.x FetcherReducer's switch).
+
+    SUCCESS is FETCHED; MOVED and TEMP_MOVED the redirect statuses;
+    NOTMODIFIED stays; GONE, NOTFOUND, ACCESS_DENIED and ROBOTS_DENIED are
+    GONE; everything else (EXCEPTION, RETRY, FAILED, BLOCKED, unknown codes)
+    is RETRY.
+    """
+    try:
+        return _CRAWL_STATUS.get(ProtocolStatus(status), CrawlStatus.RETRY)
+    except ValueError:
+        return CrawlStatus.RETRY
