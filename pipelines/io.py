@@ -171,6 +171,15 @@ def _remove_tree(path: str) -> None:
         FileSystems.delete([path])
 
 
+def rename_dir(source: str, target: str) -> None:
+    """Move a finished job's output directory to its final name."""
+    if _is_local(source):
+        os.rename(source, target)
+    else:
+        move_parts(source, target)
+        _remove_tree(source)
+
+
 def remove_dir(path: str) -> None:
     """Delete a directory and everything in it, if it exists."""
     _remove_tree(path)

@@ -22,12 +22,25 @@ Paths:
     /robots.txt               ``site.robots`` with ``site.robots_status``
                               (404 when ``site.robots`` is None)
     /bytes/<name>             ``site.files[name]`` = (content type, bytes)
+    /encoded/<kind>           ``encoded_text(size)`` (or ``size`` zero bytes with
+                              ``fill=zero``) sent as ``kind``: gzip, x-gzip,
+                              deflate (zlib-wrapped), rawdeflate (raw deflate,
+                              labelled deflate), garbage (not gzip, labelled
+                              gzip), or any other name as a label on the plain
+                              bytes; ``cut=<n>`` keeps the first n bytes on the
+                              wire, ``code=<n>`` sets the status
+    /nolocation/<code>        that status without a Location header
+    /short/<n>                declares n bytes, sends half, closes
+    /trickle/<n>?every=<s>    n bytes, one every s seconds
+    /peer                     200 text/plain: the client's port (shows reuse)
+    /malformed                a response without an HTTP status line
 """
 
 from __future__ import annotations
 
 import gzip
 import socket
+import sys
 import threading
 import time
 import zlib
@@ -37,6 +50,29 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 LAST_MODIFIED = formatdate(1_600_000_000, usegmt=True)
+
+
+def encoded_text(size: int) -> bytes:
+    """The plain text ``/encoded/<kind>?size=<n>`` compresses."""
+    text = b"".join(b"line %d of the encoded body\n" % i for i in range(size // 20 + 1))
+    return text[:size]
+
+
+def _compressed(kind: str, size: int, zeros: bool) -> bytes:
+    if kind == "garbage":
+        return b"this is not a gzip stream at all"
+    wbits = {"gzip": 31, "x-gzip": 31, "deflate": 15, "rawdeflate": -15}.get(kind)
+    if wbits is None:
+        return bytes(size) if zeros else encoded_text(size)
+    compressor = zlib.compressobj(9, zlib.DEFLATED, wbits)
+    if not zeros:
+        return compressor.compress(encoded_text(size)) + compressor.flush()
+    block = bytes(64 * 1024)  # zeros in blocks: a 100 MB bomb costs no memory
+    parts = []
+    for start in range(0, size, len(block)):
+        parts.append(compressor.compress(block[: size - start]))
+    parts.append(compressor.flush())
+    return b"".join(parts)
 
 
 @dataclass
@@ -151,8 +187,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _r_status(self, rest: str, query: dict[str, list[str]]) -> None:
         code = int(rest)
         headers = {"Location": "/ok"} if 300 <= code < 400 else {}
+        empty = code in (204, 304)  # these may not carry a body (RFC 9110)
         self._send(
-            code, b"" if code == 304 else self._page(f"status {code}"), headers=headers
+            code, b"" if empty else self._page(f"status {code}"), headers=headers
         )
 
     def _r_redirect(self, rest: str, query: dict[str, list[str]]) -> None:
@@ -215,6 +252,55 @@ class _Handler(BaseHTTPRequestHandler):
         content_type, body = self.site.files[rest]
         self._send(200, body, content_type)
 
+    def _r_encoded(self, rest: str, query: dict[str, list[str]]) -> None:
+        size = int(query.get("size", ["1000"])[0])
+        zeros = query.get("fill", ["text"])[0] == "zero"
+        body = _compressed(rest, size, zeros)
+        if "cut" in query:
+            body = body[: int(query["cut"][0])]
+        label = {"rawdeflate": "deflate", "garbage": "gzip"}.get(rest, rest)
+        code = int(query.get("code", ["200"])[0])
+        headers = {"Content-Encoding": label}
+        if 300 <= code < 400:
+            headers["Location"] = "/ok"
+        self._send(code, body, "text/plain", headers=headers)
+
+    def _r_nolocation(self, rest: str, query: dict[str, list[str]]) -> None:
+        self._send(int(rest), b"no location")
+
+    def _r_short(self, rest: str, query: dict[str, list[str]]) -> None:
+        size = int(rest)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(size))
+        self.end_headers()
+        self.wfile.write(b"x" * (size // 2))
+        self.wfile.flush()
+        self.close_connection = True
+        self.connection.shutdown(socket.SHUT_RDWR)
+
+    def _r_trickle(self, rest: str, query: dict[str, list[str]]) -> None:
+        size, every = int(rest), float(query.get("every", ["0.1"])[0])
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(size))
+        self.end_headers()
+        try:
+            for _ in range(size):
+                self.wfile.write(b"t")
+                self.wfile.flush()
+                time.sleep(every)
+        except OSError:  # the client gave up
+            self.close_connection = True
+
+    def _r_peer(self, rest: str, query: dict[str, list[str]]) -> None:
+        self._send(200, str(self.client_address[1]).encode(), "text/plain")
+
+    def _r_malformed(self, rest: str, query: dict[str, list[str]]) -> None:
+        self.wfile.write(b"THIS IS NOT HTTP\r\n\r\nbody")
+        self.wfile.flush()
+        self.close_connection = True
+
 
 class _RobotsAwareHandler(_Handler):
     def _route(self) -> None:
@@ -228,13 +314,23 @@ class _RobotsAwareHandler(_Handler):
         super()._route()
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # a client that hung up early (timeouts, cut bodies): expected
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 def start_site(host: str = "127.0.0.1", robots: str | None = None) -> Site:
     """Serve on ``host`` and a free port, in a daemon thread."""
-    server = ThreadingHTTPServer((host, 0), _RobotsAwareHandler)
-    server.daemon_threads = True
+    server = _Server((host, 0), _RobotsAwareHandler)
     site = Site(host=host, port=server.server_address[1], server=server, robots=robots)
     server.site = site  # type: ignore[attr-defined]
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    ).start()  # a short poll: stop() returns at once
     return site
 
 
@@ -244,3 +340,37 @@ def refused_url(host: str = "127.0.0.1") -> str:
         sock.bind((host, 0))
         port = sock.getsockname()[1]
     return f"http://{host}:{port}/nothing"
+
+
+# --- /robots.txt answered byte for byte (status, headers such as Location) ---
+
+
+@dataclass(frozen=True)
+class RobotsReply:
+    """A raw /robots.txt answer: any status, bytes and headers."""
+
+    status: int
+    body: bytes = b""
+    content_type: str = "text/plain"
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+class _RobotsReplyHandler(_RobotsAwareHandler):
+    def _route(self) -> None:
+        reply: RobotsReply | None = getattr(self.server, "robots_reply", None)
+        if reply is not None and urlsplit(self.path).path == "/robots.txt":
+            self._send(
+                reply.status, reply.body, reply.content_type, dict(reply.headers)
+            )
+            return
+        super()._route()
+
+
+def set_robots_reply(site: Site, reply: RobotsReply) -> None:
+    """Answer /robots.txt on ``site`` with ``reply`` instead of ``site.robots``.
+
+    For what ``site.robots`` cannot say: redirects (``Location``), non-UTF-8
+    bytes, a Content-Type. Other paths behave as before.
+    """
+    site.server.robots_reply = reply  # type: ignore[attr-defined]
+    site.server.RequestHandlerClass = _RobotsReplyHandler

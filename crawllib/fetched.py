@@ -1,0 +1,123 @@
+"""The fetch output record: a fetch-list page plus what its fetch returned.
+
+As Nutch 2.x FetcherReducer writes a row: ``status`` from the protocol
+status, ``protocolStatus``, ``prevFetchTime`` = the old fetchTime,
+``fetchTime`` = now, the response headers (replaced), content, contentType
+and baseUrl when there is content, and the fetch mark. A redirect that is
+not followed is recorded 2.x-style: the target in ``outlinks`` and the
+``___rdrdsc__`` metadata flag, with ``reprUrl`` chosen by
+:func:`~crawllib.redirects.choose_repr`.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import struct
+
+from crawllib.protocol import FetchResult, crawl_status
+from crawllib.status import CrawlStatus, Mark
+from crawllib.webpage import WebPage
+
+REDIRECT_DISCOVERED = "___rdrdsc__"
+"""metadata flag: a redirect target was added to outlinks (2.x)."""
+TRUNCATED = "http.content.truncated"
+"""metadata flag ``true``: the content was cut at the content limit (1.x key)."""
+RESPONSE_TIME = "_rs_"
+"""metadata: response time in ms, 4-byte big-endian int (2.x ``_rs_``)."""
+
+
+def fetched_page(
+    page: WebPage,
+    result: FetchResult,
+    fetch_time_ms: int,
+    store_content: bool = True,
+    store_response_time: bool = True,
+) -> WebPage:
+    """The page after ``result``: status, times, content, headers, fetch mark."""
+    has_content = result.content is not None
+    metadata = dict(page["metadata"])
+    metadata.pop(TRUNCATED, None)
+    if result.truncated:
+        metadata[TRUNCATED] = b"true"
+    if store_response_time and result.http_code:
+        metadata[RESPONSE_TIME] = struct.pack(
+            ">i", min(result.response_time_ms, 2**31 - 1)
+        )
+    markers = dict(page["markers"])
+    batch = markers.get(Mark.GENERATE.value) or page["batchId"] or ""
+    markers[Mark.FETCH.value] = batch
+    fetched: WebPage = {
+        **page,
+        "status": int(crawl_status(result.status)),
+        "protocolStatus": {
+            "code": int(result.status),
+            "args": list(result.args),
+            "lastModified": result.last_modified_ms,
+        },
+        "prevFetchTime": page["fetchTime"],
+        "fetchTime": fetch_time_ms,
+        "headers": _headers(result),
+        "markers": markers,
+        "metadata": metadata,
+    }
+    if has_content:
+        fetched["content"] = result.content if store_content else b""
+        fetched["contentType"] = media_type(result)
+        fetched["baseUrl"] = result.url
+    else:
+        fetched["content"] = None
+    return fetched
+
+
+def _headers(result: FetchResult) -> dict[str, str | None]:
+    headers: dict[str, str | None] = {}
+    for name, value in result.headers:
+        previous = headers.get(name)
+        headers[name] = value if previous is None else f"{previous}, {value}"
+    return headers
+
+
+def media_type(result: FetchResult) -> str:
+    """The content's media type: the Content-Type header, else guessed from the URL."""
+    if result.content_type:
+        media = result.content_type.split(";", 1)[0].strip().lower()
+        if media:
+            return media
+    guessed, _ = mimetypes.guess_type(result.url)
+    return guessed or "application/octet-stream"
+
+
+def with_redirect_recorded(page: WebPage, target: str, repr_url: str) -> WebPage:
+    """Record a redirect target for updatedb to add (2.x FetcherReducer)."""
+    return {
+        **page,
+        "outlinks": {**page["outlinks"], target: ""},
+        "metadata": {**page["metadata"], REDIRECT_DISCOVERED: b"y"},
+        "reprUrl": repr_url,
+    }
+
+
+def redirect_target_page(source: WebPage, target: str, repr_url: str) -> WebPage:
+    """A followed redirect's target as a fetch-list page of its own.
+
+    1.x FetcherThread.queueRedirect: unfetched, the source's interval and
+    metadata, score 0 (OPIC's initial score), the representative URL.
+    """
+    return {
+        **source,
+        "url": target,
+        "status": int(CrawlStatus.UNFETCHED),
+        "score": 0.0,
+        "reprUrl": repr_url,
+        "protocolStatus": None,
+        "content": None,
+        "contentType": None,
+        "baseUrl": None,
+        "headers": {},
+        "outlinks": {},
+        "inlinks": {},
+        "modifiedTime": 0,
+        "prevModifiedTime": 0,
+        "signature": None,
+        "prevSignature": None,
+    }

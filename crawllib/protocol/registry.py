@@ -1,0 +1,30 @@
+"""The protocol for a URL's scheme (Nutch's ProtocolFactory): http(s) and file."""
+
+from __future__ import annotations
+
+from crawllib.config import HttpConfig
+from crawllib.protocol import Protocol
+from crawllib.protocol.file import FileProtocol
+from crawllib.protocol.http import HttpProtocol
+
+
+class Protocols:
+    """One instance of each protocol, shared by every fetcher thread of a worker."""
+
+    def __init__(self, config: HttpConfig) -> None:
+        self._http = HttpProtocol(config)
+        self._file = FileProtocol(config)
+
+    def for_url(self, url: str) -> Protocol | None:
+        """The protocol for ``url``'s scheme; None for schemes without one."""
+        scheme = url.split(":", 1)[0].lower()
+        if scheme in ("http", "https"):
+            return self._http
+        if scheme == "file":
+            return self._file
+        return None
+
+    def close(self) -> None:
+        """Release pooled connections."""
+        self._http.close()
+        self._file.close()

@@ -1,0 +1,149 @@
+"""``beamcrawl fetch SEGMENT [--threads N]``: fetch a segment's fetch lists.
+
+:class:`Fetch` groups the fetch list by its partition, so one partition is
+one fetcher (as Nutch maps a fetch list to a fetcher task); each fetcher runs
+:class:`~crawllib.fetcher.Fetcher`'s polite queues and worker threads and
+yields pages as they complete. The segment's ``fetch/`` part is written
+beside it and renamed into place when the job succeeded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import Metrics
+from apache_beam.pvalue import PCollection
+
+from crawllib.config import FetcherConfig
+from crawllib.errors import CrawlError
+from crawllib.fetcher import Fetcher
+from crawllib.protocol.registry import Protocols
+from crawllib.protocol.robots import RobotsCache
+from crawllib.selection import PARTITION_MARKER
+from crawllib.status import protocol_status_label
+from crawllib.webpage import WebPage
+from pipelines import io
+from pipelines.options import (
+    ArgumentParser,
+    JobArgs,
+    counters,
+    describe,
+    job_parser,
+    parse_job_args,
+)
+from pipelines.segments import FETCH, GENERATE
+
+_LOG = logging.getLogger(__name__)
+STATUS_NAMESPACE = "FetcherStatus"
+NAMESPACE = "Fetcher"
+
+
+class Fetch(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
+    """Fetch-list pages to fetched pages, one fetcher per fetch-list partition.
+
+    Counters: namespace ``FetcherStatus``, one per ProtocolStatus name
+    (``SUCCESS``, ``NOTFOUND``, ``ROBOTS_DENIED`` ...); namespace ``Fetcher``:
+    ``bytes_downloaded`` and the items dropped unwritten
+    (``hit_by_timelimit``, ``above_exception_threshold``,
+    ``robots_defer_visits_dropped``, ``dns_lookup_failed``).
+    """
+
+    def __init__(self, config: FetcherConfig) -> None:
+        super().__init__()
+        self._config = config
+
+    def expand(self, pages: PCollection[WebPage]) -> PCollection[WebPage]:
+        return (
+            pages
+            | "KeyByPartition" >> beam.Map(_partition_key)
+            | "GroupByPartition" >> beam.GroupByKey()
+            | "FetchPartition" >> beam.ParDo(_FetchFn(self._config))
+        )
+
+
+def _partition_key(page: WebPage) -> tuple[str, WebPage]:
+    return page["markers"].get(PARTITION_MARKER) or "0", page
+
+
+class _FetchFn(beam.DoFn):
+    """Runs one fetcher over one partition; protocols and robots live per worker."""
+
+    def __init__(self, config: FetcherConfig) -> None:
+        self._config = config
+
+    def setup(self) -> None:
+        self._protocols = Protocols(self._config.http)
+        self._robots = RobotsCache(self._config.robots, self._protocols.for_url)
+
+    def process(self, keyed: tuple[str, Iterable[WebPage]]) -> Iterator[WebPage]:
+        partition, pages = keyed
+        _LOG.info("fetching partition %s", partition)
+        fetcher = Fetcher(self._config, self._protocols.for_url, self._robots)
+        for page in fetcher.run(pages):
+            status = page["protocolStatus"]
+            code = status["code"] if status else 0
+            Metrics.counter(STATUS_NAMESPACE, protocol_status_label(code)).inc()
+            yield page
+        Metrics.counter(NAMESPACE, "bytes_downloaded").inc(fetcher.stats.bytes)
+        for reason, count in fetcher.stats.dropped.items():
+            Metrics.counter(NAMESPACE, reason).inc(count)
+
+    def teardown(self) -> None:
+        self._protocols.close()
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """``beamcrawl fetch SEGMENT``: write ``SEGMENT/fetch``; print a summary."""
+    job = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
+    config = _config(job)
+    segment = job.args.segment
+    source = FileSystems.join(segment, GENERATE)
+    if not io.has_parts(source):
+        raise CrawlError(f"no fetch list at {source}")
+    target = FileSystems.join(segment, FETCH)
+    if FileSystems.exists(target):
+        raise CrawlError(f"segment {segment} is already fetched ({target} exists)")
+    staging = FileSystems.join(segment, f".{FETCH}.tmp")
+    io.remove_dir(staging)
+    try:
+        with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+            _ = (
+                pipeline
+                | "ReadFetchList" >> io.ReadWebPages(io.parts_pattern(source))
+                | "Fetch" >> Fetch(config)
+                | "WriteFetched" >> io.WriteWebPages(staging)
+            )
+        io.rename_dir(staging, target)
+    finally:
+        io.remove_dir(staging)
+    result = pipeline.result
+    values = {**counters(result, STATUS_NAMESPACE), **counters(result, NAMESPACE)}
+    print(f"Fetcher: {describe(values)}", file=sys.stderr)
+    return 0
+
+
+def _parser() -> ArgumentParser:
+    parser = job_parser("beamcrawl fetch", "Fetch the fetch lists of a segment.")
+    parser.add_argument("segment")
+    parser.add_argument("--threads", type=int, help="fetcher.threads.fetch")
+    return parser
+
+
+def _config(job: JobArgs) -> FetcherConfig:
+    config = FetcherConfig.from_properties(job.properties)
+    if job.args.threads is not None:
+        if job.args.threads <= 0:
+            raise CrawlError(
+                f"--threads {job.args.threads} is invalid: expected 1 or more"
+            )
+        config = dataclasses.replace(config, threads=job.args.threads)
+    return config
+
+
+if __name__ == "__main__":
+    sys.exit(run())
