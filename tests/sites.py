@@ -124,6 +124,11 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "beamcrawl-test"
 
+    def setup(self) -> None:
+        super().setup()
+        # headers and body are two writes: avoid Nagle + delayed-ACK stalls
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def log_message(self, format: str, *args: object) -> None:
         pass  # the Site keeps its own log
 
