@@ -10,6 +10,7 @@ through :func:`load_properties`.
 
 from crawllib.config.fetch import FetcherConfig, HttpConfig, RobotsConfig
 from crawllib.config.jobs import GenerateConfig, InjectConfig, StatsConfig
+from crawllib.config.parse import HtmlConfig, ParseConfig
 from crawllib.config.properties import (
     Properties,
     load_properties,
@@ -23,8 +24,10 @@ __all__ = [
     "NORMALIZER_SCOPES",
     "FetcherConfig",
     "GenerateConfig",
+    "HtmlConfig",
     "HttpConfig",
     "InjectConfig",
+    "ParseConfig",
     "PartitionConfig",
     "Properties",
     "RobotsConfig",

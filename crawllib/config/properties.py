@@ -42,8 +42,10 @@ class Properties(Mapping[str, str]):
         self, *overrides: Mapping[str, str], conf_dirs: Sequence[str] = ()
     ) -> None:
         merged = dict(NUTCH_DEFAULTS)
+        self._set: set[str] = set()
         for layer in overrides:
             merged.update(layer)
+            self._set.update(layer)
         self._values = merged
         self.conf_dirs = tuple(conf_dirs)
 
@@ -56,9 +58,15 @@ class Properties(Mapping[str, str]):
     def __len__(self) -> int:
         return len(self._values)
 
+    def is_set(self, name: str) -> bool:
+        """Whether a site file or ``-D`` set ``name`` (not just its default)."""
+        return name in self._set
+
     def with_values(self, values: Mapping[str, str]) -> Properties:
         """A copy with ``values`` set on top."""
-        return Properties(self._values, values, conf_dirs=self.conf_dirs)
+        copy = Properties(self._values, values, conf_dirs=self.conf_dirs)
+        copy._set = self._set | set(values)
+        return copy
 
     def _expand(self, value: str, depth: int) -> str:
         if "${" not in value or depth > 20:

@@ -1,0 +1,134 @@
+"""Parse settings: parse-html, outlink handling and signatures, by Nutch name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crawllib.config.defaults import NUTCH_DEFAULTS
+from crawllib.config.properties import Properties, bad_value
+from crawllib.config.urls import UrlConfig
+
+SIGNATURES = {
+    "MD5Signature": "md5",
+    "TextMD5Signature": "text_md5",
+    "TextProfileSignature": "text_profile",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HtmlConfig:
+    """parse-html settings (HtmlParser, DOMContentUtils, HTMLMetaProcessor).
+
+    Attributes:
+        default_encoding: ``parser.character.encoding.default``.
+        caching_forbidden_policy: ``parser.caching.forbidden.policy``.
+        form_use_action: ``parser.html.form.use_action``.
+        form_use_action_set: whether that property was set explicitly (then
+            ``form`` stays even if listed in the ignore tags, as Nutch).
+        ignore_tags: ``parser.html.outlinks.ignore_tags``, lowercased.
+        line_separators: ``parser.html.line.separators``, lowercased.
+        node_metadata_name: ``parser.html.outlinks.htmlnode_metadata_name``.
+    """
+
+    default_encoding: str = "windows-1252"
+    caching_forbidden_policy: str = "content"
+    form_use_action: bool = False
+    form_use_action_set: bool = False
+    ignore_tags: frozenset[str] = frozenset()
+    line_separators: frozenset[str] = frozenset(
+        NUTCH_DEFAULTS["parser.html.line.separators"].split(",")
+    )
+    node_metadata_name: str = ""
+
+    @classmethod
+    def from_properties(cls, props: Properties) -> HtmlConfig:
+        """Read the ``parser.html.*`` and encoding properties."""
+        return cls(
+            default_encoding=props.get_str("parser.character.encoding.default"),
+            caching_forbidden_policy=props.get_str("parser.caching.forbidden.policy"),
+            form_use_action=props.get_bool("parser.html.form.use_action"),
+            form_use_action_set=props.is_set("parser.html.form.use_action"),
+            ignore_tags=frozenset(
+                t.lower() for t in props.get_list("parser.html.outlinks.ignore_tags")
+            ),
+            line_separators=frozenset(
+                t.lower() for t in props.get_list("parser.html.line.separators")
+            ),
+            node_metadata_name=props.get_str(
+                "parser.html.outlinks.htmlnode_metadata_name"
+            ),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ParseConfig:
+    """ParserJob / ParseSegment settings.
+
+    Attributes:
+        html: parse-html settings.
+        urls: normalizers and filters for outlinks and meta refresh targets.
+        timeout_s: ``parser.timeout`` in seconds; None = no limit.
+        skip_truncated: ``parser.skip.truncated``.
+        normalize_urls: ``parse.normalize.urls``.
+        filter_urls: ``parse.filter.urls``.
+        max_outlinks: ``db.max.outlinks.per.page``; negative = all.
+        max_outlink_length: ``db.max.outlink.length``; negative = any.
+        ignore_external_links: ``db.ignore.external.links``.
+        ignore_internal_links: ``db.ignore.internal.links``.
+        ignore_by_domain: ``db.ignore.external.links.mode`` is byDomain.
+        signature: ``db.signature.class``: md5, text_md5 or text_profile.
+        profile_min_token_len: ``db.signature.text_profile.min_token_len``.
+        profile_quant_rate: ``db.signature.text_profile.quant_rate``.
+        profile_sort_lex: ``db.signature.text_profile.sec_sort_lex``.
+    """
+
+    html: HtmlConfig
+    urls: UrlConfig
+    timeout_s: float | None = 30.0
+    skip_truncated: bool = True
+    normalize_urls: bool = True
+    filter_urls: bool = True
+    max_outlinks: int = 100
+    max_outlink_length: int = 4096
+    ignore_external_links: bool = False
+    ignore_internal_links: bool = False
+    ignore_by_domain: bool = False
+    signature: str = "md5"
+    profile_min_token_len: int = 2
+    profile_quant_rate: float = 0.01
+    profile_sort_lex: bool = True
+
+    @classmethod
+    def from_properties(cls, props: Properties) -> ParseConfig:
+        """Read the ``parser.*``, ``parse.*`` and outlink/signature properties."""
+        timeout = props.get_float("parser.timeout")
+        return cls(
+            html=HtmlConfig.from_properties(props),
+            urls=UrlConfig.from_properties(props),
+            timeout_s=timeout if timeout > 0 else None,
+            skip_truncated=props.get_bool("parser.skip.truncated"),
+            normalize_urls=props.get_bool("parse.normalize.urls"),
+            filter_urls=props.get_bool("parse.filter.urls"),
+            max_outlinks=props.get_int("db.max.outlinks.per.page"),
+            max_outlink_length=props.get_int("db.max.outlink.length"),
+            ignore_external_links=props.get_bool("db.ignore.external.links"),
+            ignore_internal_links=props.get_bool("db.ignore.internal.links"),
+            ignore_by_domain=props.get_choice(
+                "db.ignore.external.links.mode", ["byHost", "byDomain"]
+            )
+            == "byDomain",
+            signature=_signature(props),
+            profile_min_token_len=props.get_int(
+                "db.signature.text_profile.min_token_len"
+            ),
+            profile_quant_rate=props.get_float("db.signature.text_profile.quant_rate"),
+            profile_sort_lex=props.get_bool("db.signature.text_profile.sec_sort_lex"),
+        )
+
+
+def _signature(props: Properties) -> str:
+    raw = props.get_str("db.signature.class")
+    simple = raw.rsplit(".", 1)[-1]
+    if simple not in SIGNATURES:
+        raise bad_value("db.signature.class", raw, ", ".join(SIGNATURES))
+    return SIGNATURES[simple]
