@@ -1,10 +1,12 @@
-"""``beamcrawl fetch SEGMENT [--threads N]``: fetch a segment's fetch lists.
+"""``beamcrawl fetch SEGMENT [--threads N] [--parse]``: fetch a segment's fetch lists.
 
 :class:`Fetch` groups the fetch list by its partition, so one partition is
 one fetcher (as Nutch maps a fetch list to a fetcher task); each fetcher runs
 :class:`~crawllib.fetcher.Fetcher`'s polite queues and worker threads and
 yields pages as they complete. The segment's ``fetch/`` part is written
-beside it and renamed into place when the job succeeded.
+beside it and renamed into place when the job succeeded; with ``--parse``
+(``fetcher.parse``) the fetched pages are parsed in the same pipeline and
+``parse/`` is written too.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 
-from crawllib.config import FetcherConfig
+from crawllib.config import FetcherConfig, ParseConfig
 from crawllib.errors import CrawlError
 from crawllib.fetcher import Fetcher
 from crawllib.protocol.registry import Protocols
@@ -36,7 +38,9 @@ from pipelines.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.segments import FETCH, GENERATE
+from pipelines.parse import NAMESPACE as PARSE_NAMESPACE
+from pipelines.parse import Parse
+from pipelines.segments import FETCH, GENERATE, PARSE
 
 _LOG = logging.getLogger(__name__)
 STATUS_NAMESPACE = "FetcherStatus"
@@ -108,21 +112,36 @@ def run(argv: Sequence[str] | None = None) -> int:
     target = FileSystems.join(segment, FETCH)
     if FileSystems.exists(target):
         raise CrawlError(f"segment {segment} is already fetched ({target} exists)")
-    staging = FileSystems.join(segment, f".{FETCH}.tmp")
-    io.remove_dir(staging)
+    parse_config = ParseConfig.from_properties(job.properties) if config.parse else None
+    stages = {FETCH: FileSystems.join(segment, f".{FETCH}.tmp")}
+    if parse_config is not None:
+        stages[PARSE] = FileSystems.join(segment, f".{PARSE}.tmp")
+    for path in stages.values():
+        io.remove_dir(path)
     try:
         with beam.Pipeline(options=job.pipeline_options()) as pipeline:
-            _ = (
+            fetched = (
                 pipeline
                 | "ReadFetchList" >> io.ReadWebPages(io.parts_pattern(source))
                 | "Fetch" >> Fetch(config)
-                | "WriteFetched" >> io.WriteWebPages(staging)
             )
-        io.rename_dir(staging, target)
+            _ = fetched | "WriteFetched" >> io.WriteWebPages(stages[FETCH])
+            if parse_config is not None:
+                _ = (
+                    fetched
+                    | "Parse" >> Parse(parse_config)
+                    | "WriteParsed" >> io.WriteWebPages(stages[PARSE])
+                )
+        for part, path in stages.items():
+            io.remove_dir(FileSystems.join(segment, part))
+            io.rename_dir(path, FileSystems.join(segment, part))
     finally:
-        io.remove_dir(staging)
+        for path in stages.values():
+            io.remove_dir(path)
     result = pipeline.result
     values = {**counters(result, STATUS_NAMESPACE), **counters(result, NAMESPACE)}
+    if parse_config is not None:
+        values.update(counters(result, PARSE_NAMESPACE))
     print(f"Fetcher: {describe(values)}", file=sys.stderr)
     return 0
 
@@ -131,11 +150,16 @@ def _parser() -> ArgumentParser:
     parser = job_parser("beamcrawl fetch", "Fetch the fetch lists of a segment.")
     parser.add_argument("segment")
     parser.add_argument("--threads", type=int, help="fetcher.threads.fetch")
+    parser.add_argument(
+        "--parse", action="store_true", help="parse as well (fetcher.parse)"
+    )
     return parser
 
 
 def _config(job: JobArgs) -> FetcherConfig:
     config = FetcherConfig.from_properties(job.properties)
+    if job.args.parse:
+        config = dataclasses.replace(config, parse=True)
     if job.args.threads is not None:
         if job.args.threads <= 0:
             raise CrawlError(

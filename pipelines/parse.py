@@ -1,0 +1,181 @@
+"""``beamcrawl parse SEGMENT [--force] [--resume]``: parse a segment (ParserJob).
+
+:class:`Parse` turns fetched pages into parsed ones (``crawllib.parsing``);
+the job reads ``SEGMENT/fetch`` and writes ``SEGMENT/parse`` (renamed into
+place when done). Parsed records carry no content: it stays in ``fetch/``.
+With ``--resume`` the pages an earlier parse already parsed (parse mark in
+``SEGMENT/parse``) keep that parse, unless ``--force``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import Metrics
+from apache_beam.pvalue import PCollection
+
+from crawllib.config import ParseConfig
+from crawllib.errors import CrawlError
+from crawllib.parsing import PageParser, Skip, skip_reason
+from crawllib.status import Mark, ParseMajor
+from crawllib.webpage import WebPage
+from pipelines import io
+from pipelines.options import (
+    ArgumentParser,
+    counters,
+    describe,
+    job_parser,
+    parse_job_args,
+)
+from pipelines.segments import FETCH, PARSE
+
+_LOG = logging.getLogger(__name__)
+NAMESPACE = "ParserStatus"
+SKIP_NAMESPACE = "Parser"
+
+
+class Parse(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
+    """Fetched pages to parsed pages (without content), as ParserJob writes them.
+
+    Pages not fetched in this segment, and truncated ones with
+    ``parser.skip.truncated``, are not written. Counters: ``ParserStatus``
+    by major code (``success``, ``failed``, ``notparsed``); ``Parser`` by
+    skip reason.
+    """
+
+    def __init__(self, config: ParseConfig, resume: bool = False, force: bool = False):
+        super().__init__()
+        self._config = config
+        self._resume = resume
+        self._force = force
+
+    def expand(self, pages: PCollection[WebPage]) -> PCollection[WebPage]:
+        return pages | "ParsePages" >> beam.ParDo(
+            _ParseFn(self._config, self._resume, self._force)
+        )
+
+
+class _ParseFn(beam.DoFn):
+    def __init__(self, config: ParseConfig, resume: bool, force: bool) -> None:
+        self._config = config
+        self._resume = resume
+        self._force = force
+
+    def setup(self) -> None:
+        self._parser = PageParser(self._config)
+
+    def process(self, page: WebPage) -> Iterator[WebPage]:
+        reason = skip_reason(page, self._config, self._resume, self._force)
+        if reason is not None:
+            Metrics.counter(SKIP_NAMESPACE, reason.name.lower()).inc()
+            return
+        parsed = self._parser.parse_page(page)
+        status = parsed["parseStatus"]
+        if status is not None:
+            Metrics.counter(NAMESPACE, ParseMajor(status["majorCode"]).label).inc()
+        yield {**parsed, "content": None}
+
+    def teardown(self) -> None:
+        self._parser.close()
+
+
+class _KeepParsedFn(beam.DoFn):
+    """--resume: an earlier parse of a page wins unless --force."""
+
+    def __init__(self, force: bool) -> None:
+        self._force = force
+
+    def process(
+        self, joined: tuple[str, dict[str, Iterable[WebPage]]]
+    ) -> Iterator[tuple[str, WebPage]]:
+        _, groups = joined
+        earlier = next(iter(groups["parsed"]), None)
+        for page in groups["fetched"]:
+            if earlier is not None and _parsed_before(earlier) and not self._force:
+                Metrics.counter(SKIP_NAMESPACE, Skip.ALREADY_PARSED.name.lower()).inc()
+                yield "keep", earlier
+            else:
+                yield "parse", page
+
+
+def _parsed_before(page: WebPage) -> bool:
+    return bool(page["markers"].get(Mark.PARSE.value))
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """``beamcrawl parse SEGMENT``: write ``SEGMENT/parse``; print a summary."""
+    parser = _parser()
+    job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
+    config = ParseConfig.from_properties(job.properties)
+    PageParser(config).close()  # a bad rule file fails here, not on a worker
+    segment, args = job.args.segment, job.args
+    source = FileSystems.join(segment, FETCH)
+    if not io.has_parts(source):
+        raise CrawlError(f"segment {segment} is not fetched (no {source})")
+    target = FileSystems.join(segment, PARSE)
+    resume = args.resume and io.has_parts(target)
+    staging = FileSystems.join(segment, f".{PARSE}.tmp")
+    io.remove_dir(staging)
+    try:
+        with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+            fetched = pipeline | "ReadFetched" >> io.ReadWebPages(
+                io.parts_pattern(source)
+            )
+            if resume:
+                earlier = pipeline | "ReadParsed" >> io.ReadWebPages(
+                    io.parts_pattern(target)
+                )
+                parsed = _resume(fetched, earlier, config, args.force)
+            else:
+                parsed = fetched | "Parse" >> Parse(config, force=args.force)
+            _ = parsed | "WriteParsed" >> io.WriteWebPages(staging)
+        io.remove_dir(target)
+        io.rename_dir(staging, target)
+    finally:
+        io.remove_dir(staging)
+    result = pipeline.result
+    values = {**counters(result, NAMESPACE), **counters(result, SKIP_NAMESPACE)}
+    print(f"Parser: {describe(values)}", file=sys.stderr)
+    return 0
+
+
+def _resume(
+    fetched: PCollection[WebPage],
+    earlier: PCollection[WebPage],
+    config: ParseConfig,
+    force: bool,
+) -> PCollection[WebPage]:
+    routed = (
+        {
+            "fetched": fetched | "KeyFetched" >> beam.Map(lambda p: (p["url"], p)),
+            "parsed": earlier | "KeyParsed" >> beam.Map(lambda p: (p["url"], p)),
+        }
+        | "JoinByUrl" >> beam.CoGroupByKey()
+        | "KeepParsed" >> beam.ParDo(_KeepParsedFn(force))
+    )
+    kept = (
+        routed
+        | "Kept" >> beam.Filter(lambda kv: kv[0] == "keep")
+        | "KeptPages" >> beam.Values()
+    )
+    to_parse = (
+        routed | "ToParse" >> beam.Filter(lambda kv: kv[0] == "parse") | beam.Values()
+    )
+    parsed = to_parse | "Parse" >> Parse(config, force=force)
+    return (kept, parsed) | "Together" >> beam.Flatten()
+
+
+def _parser() -> ArgumentParser:
+    parser = job_parser("beamcrawl parse", "Parse a fetched segment.")
+    parser.add_argument("segment")
+    parser.add_argument("--resume", action="store_true", help="keep earlier parses")
+    parser.add_argument("--force", action="store_true", help="with --resume: parse all")
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(run())
