@@ -15,6 +15,7 @@ import mimetypes
 import struct
 
 from crawllib.protocol import FetchResult, crawl_status
+from crawllib.scoring import initial_score
 from crawllib.status import CrawlStatus, Mark
 from crawllib.webpage import WebPage
 
@@ -103,7 +104,7 @@ def redirect_target_page(source: WebPage, target: str, repr_url: str) -> WebPage
     1.x FetcherThread.queueRedirect: unfetched, the source's interval and
     metadata, score 0 (OPIC's initial score), the representative URL.
     """
-    return {
+    hop: WebPage = {
         **source,
         "url": target,
         "status": int(CrawlStatus.UNFETCHED),
@@ -121,3 +122,4 @@ def redirect_target_page(source: WebPage, target: str, repr_url: str) -> WebPage
         "signature": None,
         "prevSignature": None,
     }
+    return initial_score(hop)

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from crawllib.config import InjectConfig
+from crawllib.scoring import injected_score
 from crawllib.status import DISTANCE_MARKER, CrawlStatus, Mark
 from crawllib.webpage import WebPage, new_page
 
@@ -108,6 +109,8 @@ def _parse_interval(value: str) -> int | None:
 def seed_page(seed: Seed, url: str, config: InjectConfig, now_ms: int) -> WebPage:
     """The injected record: UNFETCHED, due now, ``dist`` 0 and the inject mark.
 
+    OPIC (2.x) gives it its score as cash (``metadata['_csh_']``).
+
     ``url`` is the normalized URL (``seed.url`` as written may differ).
     """
     metadata: dict[str, bytes | None] = {
@@ -115,7 +118,7 @@ def seed_page(seed: Seed, url: str, config: InjectConfig, now_ms: int) -> WebPag
     }
     if seed.fixed_interval and seed.fetch_interval_s is not None:
         metadata[FIXED_INTERVAL_METADATA] = str(float(seed.fetch_interval_s)).encode()
-    return new_page(
+    page = new_page(
         url,
         status=int(CrawlStatus.UNFETCHED),
         fetchTime=now_ms,
@@ -128,6 +131,7 @@ def seed_page(seed: Seed, url: str, config: InjectConfig, now_ms: int) -> WebPag
         metadata=metadata,
         markers={Mark.INJECT.value: "y", DISTANCE_MARKER: "0"},
     )
+    return injected_score(page)
 
 
 def merge_injected(

@@ -103,7 +103,14 @@ class _FetchFn(beam.DoFn):
 
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl fetch SEGMENT``: write ``SEGMENT/fetch``; print a summary."""
-    job = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
+    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(job)
+    print(f"Fetcher: {describe(values)}", file=sys.stderr)
+    return 0
+
+
+def execute(job: JobArgs) -> dict[str, int]:
+    """Run the fetch job (and the parse with --parse); returns the counters."""
     config = _config(job)
     segment = job.args.segment
     source = FileSystems.join(segment, GENERATE)
@@ -142,11 +149,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     values = {**counters(result, STATUS_NAMESPACE), **counters(result, NAMESPACE)}
     if parse_config is not None:
         values.update(counters(result, PARSE_NAMESPACE))
-    print(f"Fetcher: {describe(values)}", file=sys.stderr)
-    return 0
+    return values
 
 
-def _parser() -> ArgumentParser:
+def parser() -> ArgumentParser:
+    """The command line of ``beamcrawl fetch``."""
     parser = job_parser("beamcrawl fetch", "Fetch the fetch lists of a segment.")
     parser.add_argument("segment")
     parser.add_argument("--threads", type=int, help="fetcher.threads.fetch")

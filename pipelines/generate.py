@@ -196,7 +196,21 @@ NOTHING_SELECTED = 1
 
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl generate``: print the new segment paths; exit 1 if none."""
-    job = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
+    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    written, values = execute(job)
+    print(f"Generator: {describe(values)}", file=sys.stderr)
+    if not written:
+        print(
+            "Generator: 0 records selected for fetching, exiting ...", file=sys.stderr
+        )
+        return NOTHING_SELECTED
+    for segment in written:
+        print(segment)
+    return 0
+
+
+def execute(job: JobArgs) -> tuple[list[str], dict[str, int]]:
+    """Run the generate job; returns the segments written and the counters."""
     config = _config(job)
     Selector(config, 0)  # a bad rule file or property fails here, not on a worker
     crawldb, segments_dir = job.args.crawldb, job.args.segments
@@ -216,15 +230,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         finally:
             for path in [*stages, *([new_db] if new_db else [])]:
                 io.remove_dir(path)
-    print(f"Generator: {describe(values)}", file=sys.stderr)
-    if not written:
-        print(
-            "Generator: 0 records selected for fetching, exiting ...", file=sys.stderr
-        )
-        return NOTHING_SELECTED
-    for segment in written:
-        print(segment)
-    return 0
+    return written, values
 
 
 def _run_ranked(
@@ -290,7 +296,8 @@ def _install(
     return written
 
 
-def _parser() -> ArgumentParser:
+def parser() -> ArgumentParser:
+    """The command line of ``beamcrawl generate``."""
     parser = job_parser("beamcrawl generate", "Generate fetch lists from a crawldb.")
     parser.add_argument("crawldb")
     parser.add_argument("segments", help="the directory new segments go in")

@@ -289,7 +289,15 @@ def list_seed_files(path: str) -> list[str]:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl inject CRAWLDB SEEDS``: inject, then print a one-line summary."""
-    job = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
+    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(job)
+    new_urls = values.get("urls_injected_unique", 0) - values.get("urls_merged", 0)
+    print(f"Injector: {describe(values)}; new urls: {new_urls}", file=sys.stderr)
+    return 0
+
+
+def execute(job: JobArgs) -> dict[str, int]:
+    """Run the inject job for parsed arguments; returns its counters."""
     config = _config(job)
     files = list_seed_files(job.args.seeds)
     UrlCleaner(config.urls, "inject")  # a bad rule file fails here, not on a worker
@@ -297,10 +305,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     started_ms = config.fixed_time_ms or now_ms()
     with io.crawldb_lock(crawldb, force=job.args.force):
         result = _inject(job, config, files, crawldb, started_ms)
-    values = counters(result, NAMESPACE)
-    new_urls = values.get("urls_injected_unique", 0) - values.get("urls_merged", 0)
-    print(f"Injector: {describe(values)}; new urls: {new_urls}", file=sys.stderr)
-    return 0
+    return counters(result, NAMESPACE)
 
 
 def _inject(
@@ -327,7 +332,8 @@ def _inject(
     return pipeline.result
 
 
-def _parser() -> ArgumentParser:
+def parser() -> ArgumentParser:
+    """The command line of ``beamcrawl inject``."""
     parser = job_parser("beamcrawl inject", "Inject seed URLs into a crawldb.")
     parser.add_argument("crawldb")
     parser.add_argument("seeds", help="a seed file, or a directory of seed files")

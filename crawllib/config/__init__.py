@@ -18,6 +18,12 @@ from crawllib.config.properties import (
     plugin_active,
     read_site_file,
 )
+from crawllib.config.update import (
+    LinkDbConfig,
+    ScheduleConfig,
+    ScoringConfig,
+    UpdateConfig,
+)
 from crawllib.config.urls import NORMALIZER_SCOPES, PartitionConfig, UrlConfig
 
 __all__ = [
@@ -27,11 +33,15 @@ __all__ = [
     "HtmlConfig",
     "HttpConfig",
     "InjectConfig",
+    "LinkDbConfig",
     "ParseConfig",
     "PartitionConfig",
     "Properties",
     "RobotsConfig",
+    "ScheduleConfig",
+    "ScoringConfig",
     "StatsConfig",
+    "UpdateConfig",
     "UrlConfig",
     "load_properties",
     "parse_define",

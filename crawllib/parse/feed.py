@@ -30,15 +30,15 @@ trees), and recovery from broken markup.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from lxml import etree
 
 from crawllib.parse import Outlink, ParseResult, failed
+from crawllib.parse.charset import decode_document, encoding_metadata, xml_encoding
 from crawllib.parse.htmlurl import parse_java_url, resolve_url
-from crawllib.parse.text import collapse_whitespace, decode_content
+from crawllib.parse.text import collapse_whitespace
 from crawllib.status import ParseMajor, ParseMinor
 from crawllib.urls.javaurl import java_trim
 
@@ -59,7 +59,6 @@ _ALTERNATE = frozenset(
 _RDF = "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}RDF"
 _RSS1_NS = ("http://purl.org/rss/1.0/", "http://my.netscape.com/rdf/simple/0.9/")
 _ENCODED = "{http://purl.org/rss/1.0/modules/content/}encoded"
-_DECLARED = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)""")
 _BLOCKS = frozenset({
     "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt",
     "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header",
@@ -90,7 +89,7 @@ def parse_feed(
 ) -> ParseResult:
     """Parse an RSS or Atom feed (or other XML) as parse-tika; never raises.
 
-    Decoding as :func:`crawllib.parse.text.decode_content`, with the XML
+    Decoded by :func:`crawllib.parse.charset.decode_document`, with the XML
     declaration's encoding after the header's charset.
 
     Args:
@@ -100,14 +99,10 @@ def parse_feed(
         headers: the response headers; ``Content-Type`` gives the charset.
         default_encoding: ``parser.character.encoding.default``.
     """
-    declared = _DECLARED.match(content[:1024])
-    decoded = decode_content(
-        content,
-        content_type,
-        headers,
-        default_encoding,
-        declared.group(1).decode("ascii") if declared else None,
+    decoded, encoding = decode_document(
+        content, headers, default_encoding, xml_encoding, content_type=content_type
     )
+    metadata = encoding_metadata(encoding)
     parser = etree.XMLParser(
         encoding="utf-8",
         resolve_entities=False,
@@ -120,7 +115,7 @@ def parse_feed(
     )
     try:
         root = etree.fromstring(
-            decoded.text.encode("utf-8", "replace"), parser, base_url=url
+            decoded.encode("utf-8", "replace"), parser, base_url=url
         )
     except etree.XMLSyntaxError as exc:
         return failed(ParseMinor.EXCEPTION, f"not XML: {exc}")
@@ -130,7 +125,7 @@ def parse_feed(
     feed = _read(root)
     if feed is None:
         text = collapse_whitespace(" ".join(_texts(root)))
-        return ParseResult(ParseMajor.SUCCESS, text=text, metadata=decoded.metadata)
+        return ParseResult(ParseMajor.SUCCESS, text=text, metadata=metadata)
     channel, items = feed
     entries = [channel, *items]
     pieces = (piece for entry in entries for piece in (entry.title, entry.description))
@@ -139,7 +134,7 @@ def parse_feed(
         title=channel.title,
         text="\n".join(piece for piece in pieces if piece),
         outlinks=tuple(_outlinks(channel, items)),
-        metadata=decoded.metadata,
+        metadata=metadata,
     )
 
 

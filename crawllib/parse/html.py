@@ -1,6 +1,6 @@
 """HTML parsing, as Nutch's parse-html plugin (HtmlParser, HTMLMetaProcessor).
 
-:func:`parse_html` decodes the page (:mod:`crawllib.parse.htmlcharset`),
+:func:`parse_html` decodes the page (:mod:`crawllib.parse.charset`),
 builds a tree with libxml2's HTML parser through lxml (in place of NekoHTML),
 reads the meta tags, and extracts text, title and outlinks by
 DOMContentUtils' rules (:mod:`crawllib.parse.htmldom`), resolving links as
@@ -37,7 +37,7 @@ Where beamcrawl differs:
   differently, text and links follow libxml2's tree.
 - An anchor's img-alt fallback looks at 1000 elements at most
   (:data:`~crawllib.parse.htmldom.ALT_WALK_LIMIT`).
-- The page is decoded as :mod:`~crawllib.parse.htmlcharset` explains (a BOM
+- The page is decoded as :mod:`~crawllib.parse.charset` explains (a BOM
   first; charset-normalizer when nothing is declared).
 """
 
@@ -52,7 +52,7 @@ from lxml import etree
 
 from crawllib.config.parse import HtmlConfig
 from crawllib.parse import Outlink, ParseResult, failed
-from crawllib.parse.htmlcharset import decode_html
+from crawllib.parse.charset import decode_document, encoding_metadata, meta_charset
 from crawllib.parse.htmldom import (
     RawLink,
     anchor_text,
@@ -68,9 +68,6 @@ from crawllib.status import ParseMajor, ParseMinor
 
 CACHING_FORBIDDEN = "caching.forbidden"
 """Nutch.CACHING_FORBIDDEN_KEY: set when the page forbids caching."""
-
-ENCODING_KEYS = ("OriginalCharEncoding", "CharEncodingForConversion")
-"""Metadata keys that record the encoding the page was decoded with."""
 
 _INT = re.compile(r"[+-]?\d+")  # Integer.parseInt
 _INT_RANGE = range(-(2**31), 2**31)
@@ -120,8 +117,10 @@ def parse_html(
     page = parse_java_url(url)
     if page is None:
         return failed(ParseMinor.EXCEPTION, f"malformed URL: {url}")
-    text, encoding = decode_html(content, headers, config.default_encoding)
-    metadata = [(key, encoding) for key in ENCODING_KEYS]
+    text, encoding = decode_document(
+        content, headers, config.default_encoding, meta_charset
+    )
+    metadata = list(encoding_metadata(encoding))
     try:
         root = None if not text or text.isspace() else parse_tree(text)
     except etree.LxmlError as exc:

@@ -1,3 +1,5 @@
+import struct
+
 import pytest
 
 from crawllib.config import InjectConfig, UrlConfig
@@ -64,7 +66,7 @@ def test_nutch_injected_page_fields():
         fetchTime=NOW_MS,
         fetchInterval=2592000,
         score=2.5,
-        metadata={"source": b"list"},
+        metadata={"source": b"list", "_csh_": struct.pack(">f", 2.5)},
         markers={"_injmrk_": "y", "dist": "0"},
     )
 
@@ -81,7 +83,7 @@ def test_fixed_interval_is_recorded_as_metadata():
     seed = parse_seed_line("http://a.com/\tnutch.fetchInterval.fixed=600")
     assert seed is not None
     page = seed_page(seed, "http://a.com/", CONFIG, NOW_MS)
-    assert page["metadata"] == {"fixedInterval": b"600.0"}
+    assert page["metadata"]["fixedInterval"] == b"600.0"
 
 
 def _fetched(url="http://a.com/"):

@@ -40,7 +40,7 @@ def test_inject_on_portable_runner_matches_direct_runner(tmp_path, portable_flag
         "http://e.example.com/",
     ]
     assert records[0]["score"] == 5.0
-    assert records[0]["metadata"] == {"lang": b"en"}
+    assert records[0]["metadata"]["lang"] == b"en"
     assert records == read_pages(os.path.join(direct, "current"))
 
 

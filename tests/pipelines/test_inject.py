@@ -1,3 +1,5 @@
+import struct
+
 import apache_beam as beam
 from apache_beam.testing.util import assert_that, equal_to
 
@@ -22,7 +24,7 @@ def _injected(url, score=1.0, interval=2592000, metadata=None):
         fetchTime=NOW_MS,
         fetchInterval=interval,
         score=score,
-        metadata=metadata or {},
+        metadata={**(metadata or {}), "_csh_": struct.pack(">f", score)},
         markers={"_injmrk_": "y", "dist": "0"},
     )
 

@@ -1,4 +1,4 @@
-"""Tests for crawllib.parse.html and its helpers (htmlcharset, htmldom, htmlurl).
+"""Tests for crawllib.parse.html and its helpers (charset, htmldom, htmlurl).
 
 ``test_nutch_*`` cases port Nutch's parse-html tests (TestDOMContentUtils,
 TestRobotsMetaProcessor, TestHtmlParser) or pin a rule of HtmlParser,

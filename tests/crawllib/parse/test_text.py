@@ -4,7 +4,7 @@ import random
 import pytest
 
 from crawllib.parse import Outlink
-from crawllib.parse.text import decode_content, parse_text
+from crawllib.parse.text import parse_text
 from crawllib.status import ParseMajor
 
 URL = "http://example.com/notes.txt"
@@ -145,11 +145,3 @@ def test_nutch_outlinks_are_urls_found_in_the_text():
         Outlink("mailto:me@example.org,"),
         Outlink("ftp://files.example.org/x.tar.gz."),
     )
-
-
-def test_decode_content_uses_the_documents_declaration_after_the_header():
-    content = "Grüße".encode("latin-1")
-    decoded = decode_content(content, None, {}, "utf-8", declared="iso-8859-15")
-    assert (decoded.text, decoded.encoding) == ("Grüße", "iso-8859-15")
-    header = {"Content-Type": "text/xml; charset=utf-8"}
-    assert decode_content(content, None, header, "utf-8", "latin1").encoding == "utf-8"

@@ -1,0 +1,133 @@
+"""Parse benchmark: beamcrawl's parse of real HTML pages vs plain lxml parsing.
+
+Usage: python bench/parse_bench.py [--dir DIR] [--limit N] [--repeat 3] [beam flags...]
+
+Pages: every ``*.html`` under DIR (default: the Python docs of
+``apt-get install python3-doc``, /usr/share/doc/python3-dev/html). Three
+measurements on the same pages in the same run:
+
+- ``beamcrawl parse`` of a segment holding them (read Avro, ParserJob rules,
+  parse, outlinks normalized and filtered, signature, write Avro);
+- the same parse without Beam (``crawllib.parsing.PageParser.parse_page``);
+- a tight loop of ``lxml.html.fromstring`` + ``iterlinks()`` (parse and link
+  extraction only: no decoding rules, text, title, filtering or signature).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import logging
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+import fastavro
+import lxml.html
+
+from crawllib.config import ParseConfig, load_properties
+from crawllib.parsing import PageParser
+from crawllib.status import CrawlStatus
+from crawllib.webpage import new_page, schema
+from pipelines import parse
+
+DEFAULT_DIR = "/usr/share/doc/python3-dev/html"
+
+
+def _pages(directory: str, limit: int) -> list[dict]:
+    paths = sorted(glob.glob(os.path.join(directory, "**", "*.html"), recursive=True))[
+        :limit
+    ]
+    if not paths:
+        raise SystemExit(
+            f"no HTML under {directory}: apt-get install python3-doc, or --dir"
+        )
+    pages = []
+    for path in paths:
+        with open(path, "rb") as handle:
+            content = handle.read()
+        url = "http://docs.example.org/" + os.path.relpath(path, directory)
+        pages.append(
+            new_page(
+                url,
+                status=int(CrawlStatus.FETCHED),
+                content=content,
+                contentType="text/html",
+                headers={"Content-Type": "text/html; charset=utf-8"},
+                markers={"_gnmrk_": "b", "_ftcmrk_": "b"},
+            )
+        )
+    return pages
+
+
+def _time_pipeline(work: str, pages: list[dict], flags: list[str]) -> float:
+    segment = os.path.join(work, "segment")
+    shutil.rmtree(segment, ignore_errors=True)
+    os.makedirs(os.path.join(segment, "fetch"))
+    with open(
+        os.path.join(segment, "fetch", "part-00000-of-00001.avro"), "wb"
+    ) as handle:
+        fastavro.writer(handle, fastavro.parse_schema(schema()), pages)
+    started = time.perf_counter()
+    if parse.run([segment, *flags]) != 0:
+        raise SystemExit("parse failed")
+    return time.perf_counter() - started
+
+
+def _time_parser(pages: list[dict]) -> float:
+    parser = PageParser(ParseConfig.from_properties(load_properties()))
+    started = time.perf_counter()
+    for page in pages:
+        parser.parse_page(page)  # type: ignore[arg-type]
+    elapsed = time.perf_counter() - started
+    parser.close()
+    return elapsed
+
+
+def _time_lxml(pages: list[dict]) -> float:
+    started = time.perf_counter()
+    for page in pages:
+        document = lxml.html.fromstring(page["content"], base_url=page["url"])
+        document.make_links_absolute(page["url"], resolve_base_href=True)
+        sum(1 for _ in document.iterlinks())
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--dir", default=DEFAULT_DIR)
+    parser.add_argument("--limit", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args, flags = parser.parse_known_args()
+    logging.basicConfig(level=logging.WARNING)
+    pages = _pages(args.dir, args.limit)
+    megabytes = sum(len(p["content"]) for p in pages) / 1e6
+    work = tempfile.mkdtemp(prefix="beamcrawl-bench-")
+    try:
+        runs = {
+            "beamcrawl parse job": [],
+            "PageParser (no Beam)": [],
+            "lxml parse+links": [],
+        }
+        for _ in range(args.repeat):
+            runs["beamcrawl parse job"].append(_time_pipeline(work, pages, flags))
+            runs["PageParser (no Beam)"].append(_time_parser(pages))
+            runs["lxml parse+links"].append(_time_lxml(pages))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"pages: {len(pages):,} ({megabytes:.1f} MB) from {args.dir}")
+    medians = {name: statistics.median(times) for name, times in runs.items()}
+    for name, times in runs.items():
+        med = medians[name]
+        print(f"{name:22} median {med:6.2f} s = {len(pages) / med:7,.0f} pages/s "
+              f"runs {[round(t, 2) for t in times]}")  # fmt: skip
+    base = medians["lxml parse+links"]
+    print(f"time ratio to lxml: job {medians['beamcrawl parse job'] / base:.2f}x, "
+          f"PageParser {medians['PageParser (no Beam)'] / base:.2f}x")  # fmt: skip
+
+
+if __name__ == "__main__":
+    sys.exit(main())

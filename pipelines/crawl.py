@@ -1,0 +1,118 @@
+"""``beamcrawl crawl --seeds SEEDS CRAWL_DIR ROUNDS``: the whole loop, like bin/crawl.
+
+Inject the seeds into ``CRAWL_DIR/crawldb``, then for each round: generate a
+segment under ``CRAWL_DIR/segments``, fetch and parse it, update the
+crawldb, invert its links into ``CRAWL_DIR/linkdb`` and mark duplicates.
+The loop stops early when generate selects nothing. Every ``-D``,
+``--conf`` and Beam flag is passed to each step, so the same command runs on
+any runner. One summary line per round.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Sequence
+
+from apache_beam.io.filesystems import FileSystems
+
+from crawllib.errors import ConfigError
+from pipelines import dedup, fetch, generate, inject, invertlinks, updatedb
+from pipelines.options import ArgumentParser, JobArgs, job_parser, parse_job_args
+
+_LOG = logging.getLogger(__name__)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the crawl; 0 when at least the injection succeeded."""
+    job = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
+    args = job.args
+    if args.rounds < 1:
+        raise ConfigError(f"ROUNDS {args.rounds} is invalid: expected 1 or more")
+    crawl_dir = args.crawl_dir
+    crawldb = FileSystems.join(crawl_dir, "crawldb")
+    segments = FileSystems.join(crawl_dir, "segments")
+    linkdb = FileSystems.join(crawl_dir, "linkdb")
+    shared = _shared_flags(job)
+    injected = inject.execute(_job(inject.parser(), [crawldb, args.seeds, *shared]))
+    print(
+        f"crawl: injected {injected.get('urls_injected_unique', 0)} urls",
+        file=sys.stderr,
+    )
+    for round_number in range(1, args.rounds + 1):
+        started = time.monotonic()
+        generate_args = [crawldb, segments, *shared]
+        if args.topN is not None:
+            generate_args += ["--topN", str(args.topN)]
+        if args.numFetchers is not None:
+            generate_args += ["--numFetchers", str(args.numFetchers)]
+        written, selected = generate.execute(_job(generate.parser(), generate_args))
+        if not written:
+            print(
+                f"crawl: round {round_number}: nothing to fetch, stopping",
+                file=sys.stderr,
+            )
+            break
+        fetched: dict[str, int] = {}
+        for segment in written:
+            fetch_args = [segment, "--parse", *shared]
+            if args.threads is not None:
+                fetch_args += ["--threads", str(args.threads)]
+            for name, count in fetch.execute(_job(fetch.parser(), fetch_args)).items():
+                fetched[name] = fetched.get(name, 0) + count
+        updated = updatedb.execute(
+            _job(updatedb.parser(), [crawldb, *written, *shared])
+        )
+        invertlinks.execute(_job(invertlinks.parser(), [linkdb, *written, *shared]))
+        dedup.execute(_job(dedup.parser(), [crawldb, *shared]))
+        print(
+            _summary(round_number, selected, fetched, updated, started), file=sys.stderr
+        )
+    return 0
+
+
+def _summary(
+    round_number: int,
+    selected: dict[str, int],
+    fetched: dict[str, int],
+    updated: dict[str, int],
+    started: float,
+) -> str:
+    statuses = ", ".join(
+        f"{name}={count}"
+        for name, count in sorted(fetched.items())
+        if name.isupper() and name != "bytes_downloaded"
+    )
+    return (
+        f"crawl: round {round_number}: generated {selected.get('GENERATED', 0)}, "
+        f"fetched {statuses or 'nothing'}, new urls {updated.get('urls_added', 0)}, "
+        f"{time.monotonic() - started:.1f} s"
+    )
+
+
+def _shared_flags(job: JobArgs) -> list[str]:
+    """The -D, --conf and Beam flags every step gets."""
+    flags = [f"-D{define}" for define in job.args.defines]
+    for conf in job.args.conf_files:
+        flags += ["--conf", conf]
+    return flags + list(job.beam_flags)
+
+
+def _job(parser: ArgumentParser, argv: list[str]) -> JobArgs:
+    return parse_job_args(parser, argv)
+
+
+def _parser() -> ArgumentParser:
+    parser = job_parser("beamcrawl crawl", "Crawl: inject, then rounds of the loop.")
+    parser.add_argument("--seeds", required=True, help="seed file or directory")
+    parser.add_argument("crawl_dir", metavar="CRAWL_DIR")
+    parser.add_argument("rounds", metavar="ROUNDS", type=int)
+    parser.add_argument("--topN", type=int, help="URLs per round")
+    parser.add_argument("--numFetchers", type=int, help="fetch lists per segment")
+    parser.add_argument("--threads", type=int, help="fetcher threads")
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -1,0 +1,145 @@
+"""``beamcrawl demo [--dir DIR] [--rounds 3]``: crawl a bundled sample site on loopback.
+
+The sample site (package data, ``pipelines/demosite``) is two hosts: the
+"society" on 127.0.0.1 and its "blog" on 127.0.0.2, with robots.txt rules, a
+permanent redirect, a gone page, a meta refresh, a GBK-encoded page and a
+duplicate. The command serves them itself, crawls them for three rounds
+into DIR (default: a new temporary directory) and prints the crawldb
+statistics, like ``readdb --stats``. Beam flags pass through.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import tempfile
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+
+from pipelines import crawl, readdb
+from pipelines.options import job_parser, parse_job_args
+
+REDIRECTS = {"/old-news.html": "/about.html"}
+"""Paths that answer 301 (the others are files, or 404)."""
+
+DEMO_PROPERTIES = [
+    "http.agent.name=beamcrawl-demo",
+    "fetcher.server.delay=0.2",
+    "fetcher.threads.fetch=4",
+]
+
+
+@dataclass
+class DemoSite:
+    """The sample site's two servers; ``{{MAIN}}``/``{{BLOG}}`` become their URLs."""
+
+    main_host: str = "127.0.0.1"
+    blog_host: str = "127.0.0.2"
+    servers: dict[str, ThreadingHTTPServer] = field(default_factory=dict)
+
+    def start(self) -> DemoSite:
+        """Serve both hosts on free ports, in daemon threads."""
+        for name, host in (("main", self.main_host), ("blog", self.blog_host)):
+            server = ThreadingHTTPServer((host, 0), _Handler)
+            server.daemon_threads = True
+            server.site = self  # type: ignore[attr-defined]
+            server.root = name  # type: ignore[attr-defined]
+            self.servers[name] = server
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+        return self
+
+    def url(self, name: str) -> str:
+        """``http://host:port`` of ``main`` or ``blog``."""
+        address = self.servers[name].server_address
+        host = address[0] if isinstance(address[0], str) else address[0].decode()
+        return f"http://{host}:{address[1]}"
+
+    def stop(self) -> None:
+        """Shut both servers down."""
+        for server in self.servers.values():
+            server.shutdown()
+            server.server_close()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        site: DemoSite = self.server.site  # type: ignore[attr-defined]
+        root: str = self.server.root  # type: ignore[attr-defined]
+        path = self.path.split("?", 1)[0]
+        if root == "main" and path in REDIRECTS:
+            self._reply(301, b"moved", "text/plain", {"Location": REDIRECTS[path]})
+            return
+        body = _file(root, path)
+        if body is None:
+            self._reply(404, b"<html><body>Not found</body></html>", "text/html")
+            return
+        body = body.replace(b"{{MAIN}}", site.url("main").encode())
+        body = body.replace(b"{{BLOG}}", site.url("blog").encode())
+        content_type = "text/plain" if path.endswith(".txt") else "text/html"
+        self._reply(200, body, content_type)
+
+    def _reply(
+        self,
+        code: int,
+        body: bytes,
+        content_type: str,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", content_type)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _file(root: str, path: str) -> bytes | None:
+    if ".." in path:
+        return None
+    if path.endswith("/"):
+        path += "index.html"
+    resource = resources.files("pipelines").joinpath("demosite", root, path.lstrip("/"))
+    return resource.read_bytes() if resource.is_file() else None
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Serve the sample site, crawl it, print the crawldb statistics."""
+    parser = job_parser("beamcrawl demo", "Crawl a bundled sample site on loopback.")
+    parser.add_argument("--dir", help="crawl directory (default: a new temporary one)")
+    parser.add_argument("--rounds", type=int, default=3)
+    job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
+    crawl_dir = job.args.dir or tempfile.mkdtemp(prefix="beamcrawl-demo-")
+    site = DemoSite().start()
+    try:
+        seeds = f"{crawl_dir}/seeds.txt"
+        with open(seeds, "w", encoding="utf-8") as handle:
+            handle.write(site.url("main") + "/\n")
+        flags = [f"-D{p}" for p in DEMO_PROPERTIES]
+        flags += [f"-D{d}" for d in job.args.defines] + list(job.beam_flags)
+        for conf in job.args.conf_files:
+            flags += ["--conf", conf]
+        print(
+            f"demo: serving {site.url('main')} and {site.url('blog')}", file=sys.stderr
+        )
+        crawl.run(["--seeds", seeds, crawl_dir, str(job.args.rounds), *flags])
+    finally:
+        site.stop()
+    print(f"demo: crawl directory {crawl_dir}", file=sys.stderr)
+    return readdb.run([f"{crawl_dir}/crawldb", "--stats", *job.beam_flags])
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -1,0 +1,233 @@
+"""``beamcrawl updatedb CRAWLDB SEGMENT...``: fold fetched segments into the crawldb.
+
+:class:`UpdateDb` joins the crawldb with the segments by URL: each segment
+URL's record (its parse record when it has one), and the links of all
+segment records with their OPIC shares (``CoGroupByKey``); then
+``crawllib.update.update_page`` applies Nutch's state transitions, fetch
+schedule and scoring. The run holds the crawldb lock and installs the new
+version atomically.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import Metrics
+from apache_beam.pvalue import PCollection, TaggedOutput
+from apache_beam.runners.runner import PipelineResult
+
+from crawllib.config import UpdateConfig
+from crawllib.errors import CrawlError
+from crawllib.status import crawl_status_label
+from crawllib.update import Inlink, choose_record, links_from, update_page
+from crawllib.urls.cleaner import UrlCleaner
+from crawllib.webpage import WebPage
+from pipelines import io
+from pipelines.options import (
+    ArgumentParser,
+    JobArgs,
+    counters,
+    describe,
+    job_parser,
+    now_ms,
+    parse_job_args,
+)
+from pipelines.segments import FETCH, PARSE
+
+NAMESPACE = "CrawlDB"
+STATUS_NAMESPACE = "CrawlDBStatus"
+
+
+class UpdateDb(
+    beam.PTransform[
+        tuple[PCollection[WebPage], PCollection[WebPage]], PCollection[WebPage]
+    ]
+):
+    """``(crawldb pages, segment records)`` to the new crawldb pages.
+
+    Segment records are the fetch and parse records of one or more segments.
+    Counters: ``CrawlDBStatus`` by resulting status name; ``CrawlDB``:
+    ``urls_added`` (new URLs), ``links_rejected`` (targets the normalizers
+    or filters drop), ``urls_dropped`` (purged, or additions not allowed).
+    """
+
+    def __init__(self, config: UpdateConfig, now_ms: int) -> None:
+        super().__init__()
+        self._config = config
+        self._now_ms = now_ms
+
+    def expand(
+        self, inputs: tuple[PCollection[WebPage], PCollection[WebPage]]
+    ) -> PCollection[WebPage]:
+        current, records = inputs
+        config = self._config
+        chosen = (
+            records
+            | "KeyRecords" >> beam.Map(lambda page: (page["url"], page))
+            | "GroupRecords" >> beam.GroupByKey()
+            | "ChooseAndLink"
+            >> beam.ParDo(_ChooseAndLinkFn(config)).with_outputs(
+                "links", main="fetched"
+            )
+        )
+        return (
+            {
+                "old": current
+                | "KeyCurrent" >> beam.Map(lambda page: (page["url"], page)),
+                "fetched": chosen.fetched,
+                "links": chosen.links,
+            }
+            | "JoinByUrl" >> beam.CoGroupByKey()
+            | "Update" >> beam.ParDo(_UpdateFn(config, self._now_ms))
+        )
+
+
+class _ChooseAndLinkFn(beam.DoFn):
+    """One record per URL from the segments; its outlinks as OPIC-scored links."""
+
+    rejected = Metrics.counter(NAMESPACE, "links_rejected")
+
+    def __init__(self, config: UpdateConfig) -> None:
+        self._config = config
+
+    def setup(self) -> None:
+        config = self._config
+        self._cleaner = UrlCleaner(
+            config.urls,
+            "crawldb",
+            normalize=config.normalize,
+            filter_urls=config.filter_urls,
+        )
+
+    def process(
+        self, grouped: tuple[str, Iterable[WebPage]]
+    ) -> Iterator[tuple[str, WebPage] | TaggedOutput[str, tuple[str, Inlink]]]:
+        url, records = grouped
+        record = choose_record(records)
+        if record is None:
+            return
+        record, links = links_from(record, self._config)
+        yield url, record
+        for target, inlink in links:
+            cleaned = self._cleaner.clean(target)
+            if isinstance(cleaned, str):
+                yield TaggedOutput("links", (cleaned, inlink))
+            else:
+                self.rejected.inc()
+
+
+class _UpdateFn(beam.DoFn):
+    added = Metrics.counter(NAMESPACE, "urls_added")
+    dropped = Metrics.counter(NAMESPACE, "urls_dropped")
+
+    def __init__(self, config: UpdateConfig, now_ms: int) -> None:
+        self._config = config
+        self._now_ms = now_ms
+
+    def process(
+        self, joined: tuple[str, dict[str, Iterable[object]]]
+    ) -> Iterator[WebPage]:
+        url, groups = joined
+        old = _latest(groups["old"])
+        fetched = _latest(groups["fetched"])
+        inlinks: list[Inlink] = list(groups["links"])  # type: ignore[arg-type]
+        page = update_page(url, old, fetched, inlinks, self._config, self._now_ms)
+        if page is None:
+            self.dropped.inc()
+            return
+        if old is None:
+            self.added.inc()
+        Metrics.counter(STATUS_NAMESPACE, crawl_status_label(page["status"])).inc()
+        yield page
+
+
+def _latest(pages: Iterable[object]) -> WebPage | None:
+    latest: WebPage | None = None
+    for page in pages:
+        record: WebPage = page  # type: ignore[assignment]
+        if latest is None or record["fetchTime"] > latest["fetchTime"]:
+            latest = record
+    return latest
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """``beamcrawl updatedb CRAWLDB SEGMENT...``: install the updated crawldb."""
+    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(job)
+    print(f"CrawlDb update: {describe(values)}", file=sys.stderr)
+    return 0
+
+
+def execute(job: JobArgs) -> dict[str, int]:
+    """Run the updatedb job; returns its counters."""
+    config = UpdateConfig.from_properties(job.properties)
+    if job.args.noAdditions:
+        config = dataclasses.replace(config, additions_allowed=False)
+    UrlCleaner(config.urls, "crawldb")  # a bad rule file fails here
+    crawldb = job.args.crawldb
+    segments = _segments(job.args.segments, job.args.dir)
+    pattern = io.require_crawldb(crawldb)
+    with io.crawldb_lock(crawldb, force=job.args.force):
+        result = _update(job, config, crawldb, pattern, segments)
+    return {**counters(result, NAMESPACE), **counters(result, STATUS_NAMESPACE)}
+
+
+def _update(
+    job: JobArgs, config: UpdateConfig, crawldb: str, pattern: str, segments: list[str]
+) -> PipelineResult:
+    new_dir = io.new_version_dir(crawldb)
+    try:
+        with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+            current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            parts = [
+                pipeline
+                | f"Read{part.title()}{n}" >> io.ReadWebPages(io.parts_pattern(path))
+                for n, segment in enumerate(segments)
+                for part in (FETCH, PARSE)
+                if io.has_parts(path := FileSystems.join(segment, part))
+            ]
+            records = parts | "AllRecords" >> beam.Flatten()
+            _ = (
+                (current, records)
+                | "UpdateDb" >> UpdateDb(config, now_ms())
+                | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+            )
+    except BaseException:
+        io.remove_dir(new_dir)
+        raise
+    io.install_crawldb(crawldb, new_dir, keep_backup=config.keep_backup)
+    return pipeline.result
+
+
+def _segments(segments: list[str], segments_dir: str | None) -> list[str]:
+    found = list(segments)
+    if segments_dir:
+        parts = FileSystems.join(segments_dir, "*", FETCH, "part-*")
+        matches = FileSystems.match([parts])[0].metadata_list
+        found += sorted({m.path.rsplit("/", 2)[0] for m in matches})
+    fetched = [s for s in found if io.has_parts(FileSystems.join(s, FETCH))]
+    missing = sorted(set(found) - set(fetched))
+    if missing:
+        raise CrawlError(f"segment {missing[0]} is not fetched (no {FETCH}/ in it)")
+    if not fetched:
+        raise CrawlError("no segments given: name them, or --dir SEGMENTS_DIR")
+    return fetched
+
+
+def parser() -> ArgumentParser:
+    """The command line of ``beamcrawl updatedb``."""
+    parser = job_parser("beamcrawl updatedb", "Update a crawldb from fetched segments.")
+    parser.add_argument("crawldb")
+    parser.add_argument("segments", nargs="*", help="segment directories")
+    parser.add_argument("--dir", help="a directory of segments: all of them")
+    parser.add_argument("--noAdditions", action="store_true", help="add no new URLs")
+    parser.add_argument("--force", action="store_true", help="override a lock")
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(run())
