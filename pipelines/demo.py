@@ -10,6 +10,8 @@ statistics, like ``readdb --stats``. Beam flags pass through.
 
 from __future__ import annotations
 
+import os
+import pathlib
 import socket
 import sys
 import tempfile
@@ -17,7 +19,6 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
 
 from pipelines import crawl, readdb
 from pipelines.options import job_parser, parse_job_args
@@ -106,12 +107,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
+SITE_DIR = pathlib.Path(__file__).with_name("demosite")
+
+
 def _file(root: str, path: str) -> bytes | None:
     if ".." in path:
         return None
     if path.endswith("/"):
         path += "index.html"
-    resource = resources.files("pipelines").joinpath("demosite", root, path.lstrip("/"))
+    resource = SITE_DIR / root / path.lstrip("/")
     return resource.read_bytes() if resource.is_file() else None
 
 
@@ -122,6 +126,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
     crawl_dir = job.args.dir or tempfile.mkdtemp(prefix="beamcrawl-demo-")
+    os.makedirs(crawl_dir, exist_ok=True)
     site = DemoSite().start()
     try:
         seeds = f"{crawl_dir}/seeds.txt"

@@ -1,0 +1,174 @@
+"""``beamcrawl dedup CRAWLDB``: mark duplicates by signature (1.x DeduplicationJob).
+
+:class:`Dedup` keys the pages that take part by their group (signature,
+plus host or domain with ``--group``), shuffles only light ``(url, score,
+fetchTime)`` tuples to choose the duplicates of each group
+(:func:`crawllib.dedup.duplicates`), then joins the duplicate URLs back
+with those pages to mark them. Pages that do not take part never go
+through a shuffle. The job writes a new crawldb version and installs it
+under the crawldb lock.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import apache_beam as beam
+from apache_beam.metrics.metric import Metrics
+from apache_beam.pvalue import PCollection, TaggedOutput
+from apache_beam.runners.runner import PipelineResult
+
+from crawllib import dedup
+from crawllib.config import UpdateConfig
+from crawllib.dedup import DEFAULT_COMPARE_ORDER, DedupConfig, Entry
+from crawllib.status import CrawlStatus
+from crawllib.webpage import WebPage
+from pipelines import io
+from pipelines.options import (
+    ArgumentParser,
+    JobArgs,
+    counters,
+    job_parser,
+    parse_job_args,
+)
+
+NAMESPACE = "Dedup"
+MARKED = "documents_marked_duplicate"
+_ENTRIES = "entries"
+_CANDIDATES = "candidates"
+
+
+class Dedup(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
+    """Crawldb pages to the same pages, duplicates with status DUPLICATE (7).
+
+    One page per group survives (see :mod:`crawllib.dedup` for how it is
+    chosen, and why beamcrawl, unlike Nutch, never leaves a full tie
+    unmarked). Counter, namespace ``Dedup``: ``documents_marked_duplicate``
+    (Nutch's ``DeduplicationJobStatus`` / "Documents marked as duplicate").
+    """
+
+    def __init__(self, config: DedupConfig) -> None:
+        super().__init__()
+        self._config = config
+
+    def expand(self, pages: PCollection[WebPage]) -> PCollection[WebPage]:
+        routed = pages | "Route" >> beam.ParDo(_RouteFn(self._config)).with_outputs(
+            _ENTRIES, _CANDIDATES, main="others"
+        )
+        doomed = (
+            routed[_ENTRIES]
+            | "GroupBySignature" >> beam.GroupByKey()
+            | "ChooseDuplicates"
+            >> beam.FlatMap(_choose, order=self._config.compare_order)
+        )
+        marked = (
+            {"page": routed[_CANDIDATES], "duplicate": doomed}
+            | "JoinByUrl" >> beam.CoGroupByKey()
+            | "Mark" >> beam.ParDo(_MarkFn())
+        )
+        return (routed.others, marked) | "Together" >> beam.Flatten()
+
+
+class _RouteFn(beam.DoFn):
+    """Pages that take part go to the shuffle, keyed; the others pass by."""
+
+    def __init__(self, config: DedupConfig) -> None:
+        self._group = config.group
+
+    def process(self, page: WebPage) -> Iterator[WebPage | TaggedOutput[str, Any]]:
+        key = dedup.group_key(page, self._group)
+        if key is None:
+            yield page
+            return
+        yield TaggedOutput(_ENTRIES, (key, dedup.entry(page)))
+        yield TaggedOutput(_CANDIDATES, (page["url"], page))
+
+
+def _choose(
+    group: tuple[str, Iterable[Entry]], order: tuple[dedup.Criterion, ...]
+) -> Iterator[tuple[str, bool]]:
+    _, entries = group
+    for url in dedup.duplicates(entries, order):
+        yield url, True
+
+
+class _MarkFn(beam.DoFn):
+    marked = Metrics.counter(NAMESPACE, MARKED)
+
+    def process(
+        self, joined: tuple[str, dict[str, Iterable[Any]]]
+    ) -> Iterator[WebPage]:
+        _, groups = joined
+        duplicate = next(iter(groups["duplicate"]), False)
+        page: WebPage
+        for page in groups["page"]:
+            if duplicate:
+                self.marked.inc()
+                yield {**page, "status": int(CrawlStatus.DUPLICATE)}
+            else:
+                yield page
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """``beamcrawl dedup CRAWLDB``: mark duplicates, print how many."""
+    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    marked = execute(job).get(MARKED, 0)
+    print(f"Deduplication: {marked} documents marked as duplicates", file=sys.stderr)
+    return 0
+
+
+def execute(job: JobArgs) -> dict[str, int]:
+    """Run the dedup job for parsed arguments; returns its counters."""
+    config = DedupConfig.from_args(job.args.group, job.args.compareOrder)
+    keep_backup = UpdateConfig.from_properties(job.properties).keep_backup
+    crawldb = job.args.crawldb
+    pattern = io.require_crawldb(crawldb)
+    with io.crawldb_lock(crawldb, force=job.args.force):
+        new_dir = io.new_version_dir(crawldb)
+        try:
+            result = _dedup(job, config, pattern, new_dir)
+        except BaseException:
+            io.remove_dir(new_dir)
+            raise
+        io.install_crawldb(crawldb, new_dir, keep_backup=keep_backup)
+    return counters(result, NAMESPACE)
+
+
+def _dedup(
+    job: JobArgs, config: DedupConfig, pattern: str, new_dir: str
+) -> PipelineResult:
+    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+        _ = (
+            pipeline
+            | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            | "Dedup" >> Dedup(config)
+            | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+        )
+    return pipeline.result
+
+
+def parser() -> ArgumentParser:
+    """The command line of ``beamcrawl dedup``."""
+    parser = job_parser("beamcrawl dedup", "Mark duplicate pages in a crawldb.")
+    parser.add_argument("crawldb")
+    parser.add_argument(
+        "--group",
+        default="none",
+        choices=["none", "host", "domain"],
+        help="compare only pages of one host or domain (default none)",
+    )
+    parser.add_argument(
+        "--compareOrder",
+        default=DEFAULT_COMPARE_ORDER,
+        metavar="ORDER",
+        help="criteria in order: score, fetchTime, urlLength, "
+        f"optionally httpsOverHttp (default {DEFAULT_COMPARE_ORDER})",
+    )
+    parser.add_argument("--force", action="store_true", help="override a lock")
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -1,0 +1,261 @@
+"""``beamcrawl invertlinks LINKDB (SEGMENT... | --dir SEGMENTS)``: the 1.x LinkDb.
+
+:class:`InvertLinks` turns the outlinks of the segments' parsed pages into
+inlinks of their targets (:mod:`crawllib.linkdb`), unites them with the
+existing linkdb's and writes one WebPage per target: ``url`` the target,
+``inlinks`` source URL -> anchor. The linkdb is a directory like a
+crawldb::
+
+    <linkdb>/current/part-*.avro   the live version
+    <linkdb>/.locked               held while invertlinks runs
+
+and a new version is installed the same way (without keeping ``old``, as
+Nutch's ``LinkDb.install``). Inlinks are merged with a combiner, so a
+popular target's links are reduced before the shuffle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+
+import apache_beam as beam
+from apache_beam.io.avroio import ReadAllFromAvro
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import Metrics
+from apache_beam.pvalue import PCollection
+from apache_beam.runners.runner import PipelineResult
+
+from crawllib import linkdb
+from crawllib.config import LinkDbConfig
+from crawllib.errors import ConfigError, CrawlError
+from crawllib.linkdb import Inlink, InlinkSet, LinkInverter, LinkSkip
+from crawllib.webpage import WebPage
+from pipelines import io
+from pipelines.options import (
+    ArgumentParser,
+    JobArgs,
+    counters,
+    describe,
+    job_parser,
+    parse_job_args,
+)
+from pipelines.readseg import list_segments
+from pipelines.segments import PARSE
+
+_LOG = logging.getLogger(__name__)
+NAMESPACE = "LinkDb"
+INVERTED = "inlinks_inverted"
+WRITTEN = "urls_written"
+
+Inputs = PCollection[WebPage] | tuple[PCollection[WebPage], PCollection[WebPage]]
+
+
+class InvertLinks(beam.PTransform[Inputs, PCollection[WebPage]]):
+    """Parsed pages, or ``(parsed pages, current linkdb)``, to linkdb records.
+
+    Only pages parsed successfully give links
+    (:func:`~crawllib.linkdb.is_link_source`). A target keeps at most
+    ``linkdb.max.inlinks`` inlinks; one left with none is not written.
+
+    Counters, namespace ``LinkDb``: ``inlinks_inverted`` (new inlinks out
+    of the segments), one per :class:`~crawllib.linkdb.LinkSkip`
+    (``sources_rejected``, ``internal_links_ignored``,
+    ``external_links_ignored``, ``targets_rejected``,
+    ``existing_inlinks_rejected``) and ``urls_written``.
+    """
+
+    def __init__(self, config: LinkDbConfig) -> None:
+        super().__init__()
+        self._config = config
+
+    def expand(self, inputs: Inputs) -> PCollection[WebPage]:
+        parsed, current = inputs if isinstance(inputs, tuple) else (inputs, None)
+        inlinks = parsed | "Invert" >> beam.ParDo(_InvertFn(self._config))
+        if current is not None:
+            kept = current | "Recheck" >> beam.ParDo(_RecheckFn(self._config))
+            inlinks = (inlinks, kept) | "Together" >> beam.Flatten()
+        return (
+            inlinks
+            | "MergeInlinks" >> beam.CombinePerKey(_InlinksFn(self._config.max_inlinks))
+            | "ToLinkDb" >> beam.ParDo(_ToPageFn())
+        )
+
+
+class _InvertFn(beam.DoFn):
+    inverted = Metrics.counter(NAMESPACE, INVERTED)
+
+    def __init__(self, config: LinkDbConfig) -> None:
+        self._config = config
+
+    def setup(self) -> None:
+        self._inverter = LinkInverter(self._config)
+        self._skips = {
+            skip: Metrics.counter(NAMESPACE, skip.value) for skip in LinkSkip
+        }
+
+    def process(self, page: WebPage) -> Iterator[tuple[str, Inlink]]:
+        if not linkdb.is_link_source(page):
+            return
+        for item in self._inverter.invert(
+            page["url"], page["outlinks"], page["fetchTime"]
+        ):
+            if isinstance(item, LinkSkip):
+                self._skips[item].inc()
+            else:
+                self.inverted.inc()
+                yield item
+
+
+class _RecheckFn(beam.DoFn):
+    rejected = Metrics.counter(NAMESPACE, LinkSkip.EXISTING_REJECTED.value)
+
+    def __init__(self, config: LinkDbConfig) -> None:
+        self._config = config
+
+    def setup(self) -> None:
+        self._inverter = LinkInverter(self._config)
+
+    def process(self, record: WebPage) -> Iterator[tuple[str, Inlink]]:
+        for item in self._inverter.recheck(record["url"], record["inlinks"]):
+            if isinstance(item, LinkSkip):
+                self.rejected.inc()
+            else:
+                yield item
+
+
+class _InlinksFn(beam.CombineFn):
+    def __init__(self, max_inlinks: int) -> None:
+        self._max_inlinks = max_inlinks
+
+    def create_accumulator(self) -> InlinkSet:
+        return InlinkSet(self._max_inlinks)
+
+    def add_input(self, inlinks: InlinkSet, inlink: Inlink) -> InlinkSet:
+        inlinks.add(inlink)
+        return inlinks
+
+    def merge_accumulators(self, accumulators: Iterable[InlinkSet]) -> InlinkSet:
+        parts = iter(accumulators)
+        return next(parts).merge(parts)
+
+    def extract_output(self, inlinks: InlinkSet) -> dict[str, str]:
+        return inlinks.inlinks()
+
+
+class _ToPageFn(beam.DoFn):
+    written = Metrics.counter(NAMESPACE, WRITTEN)
+
+    def process(self, merged: tuple[str, dict[str, str]]) -> Iterator[WebPage]:
+        target, inlinks = merged
+        if inlinks:
+            self.written.inc()
+            yield linkdb.linkdb_page(target, inlinks)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """``beamcrawl invertlinks``: update the linkdb; print a one-line summary."""
+    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(job)
+    print(f"LinkDb: {describe(values)}", file=sys.stderr)
+    return 0
+
+
+def execute(job: JobArgs) -> dict[str, int]:
+    """Run the invertlinks job for parsed arguments; returns its counters.
+
+    With both ``linkdb.ignore.internal.links`` and
+    ``linkdb.ignore.external.links`` there is nothing to do: the linkdb is
+    left alone and no counters come back, as Nutch exits early.
+    """
+    config = _config(job)
+    if config.ignore_internal and config.ignore_external:
+        _LOG.warning("internal and external links are ignored: nothing to do")
+        return {}
+    sources = _parse_dirs(job.args.segments, job.args.dir)
+    LinkInverter(config)  # a bad rule file fails here, not on a worker
+    target = job.args.linkdb
+    with io.crawldb_lock(target, force=job.args.force):
+        new_dir = io.new_version_dir(target)
+        try:
+            result = _invert(job, config, sources, target, new_dir)
+        except BaseException:
+            io.remove_dir(new_dir)
+            raise
+        io.install_crawldb(target, new_dir, keep_backup=False)
+    return counters(result, NAMESPACE)
+
+
+def _invert(
+    job: JobArgs, config: LinkDbConfig, sources: list[str], target: str, new_dir: str
+) -> PipelineResult:
+    existing = io.crawldb_exists(target)
+    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+        parsed = (
+            pipeline
+            | "ListParses" >> beam.Create([io.parts_pattern(s) for s in sources])
+            | "ReadParses" >> ReadAllFromAvro()
+        )
+        inputs: Inputs = parsed
+        if existing:
+            pattern = io.parts_pattern(io.current_dir(target))
+            inputs = (parsed, pipeline | "ReadLinkDb" >> io.ReadWebPages(pattern))
+        _ = (
+            inputs
+            | "InvertLinks" >> InvertLinks(config)
+            | "WriteLinkDb" >> io.WriteWebPages(new_dir)
+        )
+    return pipeline.result
+
+
+def _parse_dirs(segments: Sequence[str], segment_dirs: Sequence[str]) -> list[str]:
+    """The ``parse/`` directories to invert: each named segment's, then --dir's."""
+    sources = []
+    for segment in segments:
+        source = FileSystems.join(segment, PARSE)
+        if not io.has_parts(source):
+            raise CrawlError(f"segment {segment} is not parsed (no {source})")
+        sources.append(source)
+    for directory in segment_dirs:
+        found = list_segments(directory, (PARSE,))
+        if not found:
+            raise CrawlError(f"no parsed segments in {directory}")
+        sources.extend(FileSystems.join(segment, PARSE) for segment in found)
+    if not sources:
+        raise ConfigError("beamcrawl invertlinks: give a SEGMENT or --dir SEGMENTS_DIR")
+    return list(dict.fromkeys(sources))
+
+
+def parser() -> ArgumentParser:
+    """The command line of ``beamcrawl invertlinks``."""
+    parser = job_parser("beamcrawl invertlinks", "Build or update a linkdb.")
+    parser.add_argument("linkdb")
+    parser.add_argument("segments", nargs="*", metavar="SEGMENT")
+    parser.add_argument(
+        "--dir",
+        action="append",
+        default=[],
+        metavar="SEGMENTS_DIR",
+        help="every parsed segment in this directory",
+    )
+    parser.add_argument("--noNormalize", action="store_true", help="no normalizers")
+    parser.add_argument("--noFilter", action="store_true", help="no URL filters")
+    parser.add_argument("--force", action="store_true", help="override a lock")
+    return parser
+
+
+def _config(job: JobArgs) -> LinkDbConfig:
+    config = LinkDbConfig.from_properties(job.properties)
+    return linkdb.check_config(
+        dataclasses.replace(
+            config,
+            normalize=not job.args.noNormalize,
+            filter_urls=not job.args.noFilter,
+        )
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -1,0 +1,270 @@
+"""``beamcrawl readseg (SEGMENT... | --dir SEGMENTS) (--list | --dump OUT_DIR)``.
+
+Nutch's SegmentReader as Beam transforms. ``--list`` prints one line per
+segment, as ``SegmentReader -list`` does (tab-separated, times local)::
+
+    NAME            GENERATED   FETCHER START        FETCHER END          FETCHED PARSED
+    20240102030405  10          2024-01-02T03:04:10  2024-01-02T03:04:59  9       7
+
+It shows the records in ``generate/``; the
+earliest and latest ``fetchTime`` and the number of records in ``fetch/``
+(every fetch attempt, whatever its status, as Nutch counts ``crawl_fetch``
+entries); and the pages the parser ran on in ``parse/`` (FETCHED records,
+whether their parse succeeded or failed, as Nutch counts ``parse_data``
+entries; the redirects and errors that ``parse/`` also carries through are
+not counted). A part the segment does not have shows ``?``. The figures are
+computed by :class:`SegmentStats` and read back from a scratch directory.
+
+``--dump OUT_DIR`` writes every record of one segment as a line of JSON:
+``OUT_DIR/generate/part-*.jsonl``, ``OUT_DIR/fetch/...`` and
+``OUT_DIR/parse/...``, content as text when it is UTF-8, else base64.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.io.textio import WriteToText
+from apache_beam.options.pipeline_options import GoogleCloudOptions
+from apache_beam.pvalue import PCollection
+
+from crawllib.errors import ConfigError, CrawlError
+from crawllib.status import CrawlStatus
+from crawllib.webpage import WebPage, to_json_line
+from pipelines import io
+from pipelines.options import ArgumentParser, JobArgs, job_parser, parse_job_args
+from pipelines.segments import FETCH, GENERATE, PARSE
+
+PARTS = (GENERATE, FETCH, PARSE)
+HEADER = "NAME\t\tGENERATED\tFETCHER START\t\tFETCHER END\t\tFETCHED\tPARSED"
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S"
+
+Counts = tuple[int, int, int | None, int | None, int]
+"""(generated, fetched, earliest fetchTime, latest fetchTime, parsed)."""
+
+
+class SegmentStats(
+    beam.PTransform[PCollection[tuple[str, str, WebPage]], PCollection[dict[str, Any]]]
+):
+    """``(segment, part, page)`` to one dict of figures per segment.
+
+    ``part`` is ``generate``, ``fetch`` or ``parse``. The dict has
+    ``segment``, ``generated``, ``fetched``, ``fetch_start`` and
+    ``fetch_end`` (ms, None without fetch records) and ``parsed``; see the
+    module doc for what is counted.
+    """
+
+    def expand(
+        self, records: PCollection[tuple[str, str, WebPage]]
+    ) -> PCollection[dict[str, Any]]:
+        return (
+            records
+            | "Measure" >> beam.Map(_measure)
+            | "Sum" >> beam.CombinePerKey(combine_counts)
+            | "ToDict" >> beam.MapTuple(_as_dict)
+        )
+
+
+def _measure(record: tuple[str, str, WebPage]) -> tuple[str, Counts]:
+    segment, part, page = record
+    if part == GENERATE:
+        return segment, (1, 0, None, None, 0)
+    if part == FETCH:
+        fetch_time = page["fetchTime"]
+        return segment, (0, 1, fetch_time, fetch_time, 0)
+    return segment, (0, 0, None, None, int(page["status"] == CrawlStatus.FETCHED))
+
+
+def combine_counts(values: Iterable[Counts]) -> Counts:
+    """Add counts up: sums, and the earliest and latest fetch times."""
+    generated = fetched = parsed = 0
+    start: int | None = None
+    end: int | None = None
+    for gen, fet, first, last, par in values:
+        generated, fetched, parsed = generated + gen, fetched + fet, parsed + par
+        if first is not None:
+            start = first if start is None else min(start, first)
+        if last is not None:
+            end = last if end is None else max(end, last)
+    return generated, fetched, start, end, parsed
+
+
+def _as_dict(segment: str, counts: Counts) -> dict[str, Any]:
+    generated, fetched, start, end, parsed = counts
+    return {
+        "segment": segment,
+        "generated": generated,
+        "fetched": fetched,
+        "fetch_start": start,
+        "fetch_end": end,
+        "parsed": parsed,
+    }
+
+
+def list_line(name: str, figures: dict[str, Any] | None, parts: set[str]) -> str:
+    """One ``-list`` line: ``?`` for a part the segment lacks or an unknown time.
+
+    ``figures`` is :class:`SegmentStats`' dict, None when no record was read.
+    """
+    figures = figures or {}
+
+    def count(part: str, key: str) -> str:
+        return str(figures.get(key, 0)) if part in parts else "?"
+
+    def when(key: str) -> str | None:
+        value = figures.get(key)
+        if value is None:
+            return None
+        return time.strftime(_TIME_FORMAT, time.localtime(value // 1000))
+
+    start = when("fetch_start") or "?\t"  # Nutch's "?" for no start has a tab
+    end = when("fetch_end") or "?"
+    fetched, parsed = count(FETCH, "fetched"), count(PARSE, "parsed")
+    return "\t".join(
+        [name, count(GENERATE, "generated"), "", start, end, fetched, parsed]
+    )
+
+
+def list_segments(segments_dir: str, parts: Sequence[str] = PARTS) -> list[str]:
+    """The segments in ``segments_dir`` that have any of ``parts``, by name.
+
+    Names starting with ``.`` or ``_`` (a job's staging directories) are
+    skipped, as Hadoop's input listing skips them.
+    """
+    names: set[str] = set()
+    part_file = f"{io.PART_PREFIX}-*{io.PART_SUFFIX}"
+    for part in parts:
+        pattern = FileSystems.join(segments_dir, "*", part, part_file)
+        matches = FileSystems.match([pattern])
+        for meta in matches[0].metadata_list if matches else []:
+            name = posixpath.basename(posixpath.dirname(posixpath.dirname(meta.path)))
+            if not name.startswith((".", "_")):
+                names.add(name)
+    return [FileSystems.join(segments_dir, name) for name in sorted(names)]
+
+
+def segment_parts(segment: str) -> set[str]:
+    """Which of ``generate``, ``fetch`` and ``parse`` the segment has."""
+    return {part for part in PARTS if io.has_parts(FileSystems.join(segment, part))}
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run ``readseg``: ``--list`` prints to stdout, ``--dump`` writes files."""
+    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    args = job.args
+    segments = list(args.segments)
+    for directory in args.dir:
+        found = list_segments(directory)
+        if not found:
+            raise CrawlError(f"no segments in {directory}")
+        segments.extend(found)
+    if not segments:
+        raise ConfigError("beamcrawl readseg: give a SEGMENT or --dir SEGMENTS_DIR")
+    parts = {segment: segment_parts(segment) for segment in segments}
+    for segment, present in parts.items():
+        if not present:
+            raise CrawlError(f"no segment at {segment} (no generate/, fetch/, parse/)")
+    if args.dump is not None:
+        if len(segments) != 1:
+            raise ConfigError("beamcrawl readseg: --dump takes one segment")
+        return _dump(job, segments[0], parts[segments[0]], args.dump)
+    return _list(job, parts)
+
+
+def _list(job: JobArgs, parts: dict[str, set[str]]) -> int:
+    scratch = _scratch(job)
+    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+        records = []
+        for index, (segment, present) in enumerate(parts.items()):
+            for part in sorted(present):
+                label = f"{part.capitalize()}{index}"
+                pattern = io.parts_pattern(FileSystems.join(segment, part))
+                records.append(
+                    pipeline
+                    | f"Read{label}" >> io.ReadWebPages(pattern)
+                    | f"Key{label}"
+                    >> beam.Map(
+                        lambda page, key, part: (key, part, page), str(index), part
+                    )
+                )
+        _ = (
+            records
+            | "Together" >> beam.Flatten()
+            | "Stats" >> SegmentStats()
+            | "ToJson" >> beam.Map(json.dumps)
+            | "WriteStats" >> WriteToText(FileSystems.join(scratch, "stats"))
+        )
+    rows = [
+        json.loads(line) for line in io.read_lines(FileSystems.join(scratch, "stats*"))
+    ]
+    io.remove_dir(scratch)
+    figures = {row["segment"]: row for row in rows}
+    print(HEADER)
+    for index, (segment, present) in enumerate(parts.items()):
+        name = posixpath.basename(segment.rstrip("/"))
+        print(list_line(name, figures.get(str(index)), present))
+    return 0
+
+
+def _dump(job: JobArgs, segment: str, present: set[str], out_dir: str) -> int:
+    if _has_content(out_dir):
+        raise ConfigError(f"beamcrawl readseg: output directory {out_dir} is not empty")
+    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+        for part in sorted(present):
+            label = part.capitalize()
+            _ = (
+                pipeline
+                | f"Read{label}"
+                >> io.ReadWebPages(io.parts_pattern(FileSystems.join(segment, part)))
+                | f"ToJson{label}" >> beam.Map(to_json_line)
+                | f"Write{label}"
+                >> WriteToText(
+                    FileSystems.join(out_dir, part, "part"),
+                    file_name_suffix=".jsonl",
+                    shard_name_template="-SSSSS-of-NNNNN",
+                )
+            )
+    print(f"SegmentReader: dump of {segment} written to {out_dir}", file=sys.stderr)
+    return 0
+
+
+def _has_content(path: str) -> bool:
+    """Whether ``path`` is a file or a directory with anything in it."""
+    if FileSystems.get_scheme(path) in (None, "file"):
+        return os.path.isfile(path) or (os.path.isdir(path) and bool(os.listdir(path)))
+    matches = FileSystems.match([FileSystems.join(path, "**")])
+    return bool(matches and matches[0].metadata_list)
+
+
+def _scratch(job: JobArgs) -> str:
+    temp = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
+    return io.scratch_dir(temp)
+
+
+def parser() -> ArgumentParser:
+    """The command line of ``beamcrawl readseg``."""
+    parser = job_parser("beamcrawl readseg", "List or dump segments.")
+    parser.add_argument("segments", nargs="*", metavar="SEGMENT")
+    parser.add_argument(
+        "--dir",
+        action="append",
+        default=[],
+        metavar="SEGMENTS_DIR",
+        help="every segment in this directory (with --list)",
+    )
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--list", action="store_true", help="one line per segment")
+    mode.add_argument("--dump", metavar="OUT_DIR", help="write records as JSON lines")
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(run())
