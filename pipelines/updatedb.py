@@ -105,7 +105,9 @@ class _ChooseAndLinkFn(beam.DoFn):
 
     def process(
         self, grouped: tuple[str, Iterable[WebPage]]
-    ) -> Iterator[tuple[str, WebPage] | TaggedOutput[str, tuple[str, Inlink]]]:
+    ) -> Iterator[
+        tuple[str, WebPage] | TaggedOutput[str, tuple[str, tuple[str, str, float, int]]]
+    ]:
         url, records = grouped
         record = choose_record(records)
         if record is None:
@@ -115,7 +117,8 @@ class _ChooseAndLinkFn(beam.DoFn):
         for target, inlink in links:
             cleaned = self._cleaner.clean(target)
             if isinstance(cleaned, str):
-                yield TaggedOutput("links", (cleaned, inlink))
+                link = (inlink.source, inlink.anchor, inlink.score, inlink.distance)
+                yield TaggedOutput("links", (cleaned, link))
             else:
                 self.rejected.inc()
 
@@ -134,7 +137,7 @@ class _UpdateFn(beam.DoFn):
         url, groups = joined
         old = _latest(groups["old"])
         fetched = _latest(groups["fetched"])
-        inlinks: list[Inlink] = list(groups["links"])  # type: ignore[arg-type]
+        inlinks = [Inlink._make(link) for link in groups["links"]]  # type: ignore[arg-type]
         page = update_page(url, old, fetched, inlinks, self._config, self._now_ms)
         if page is None:
             self.dropped.inc()

@@ -199,3 +199,10 @@ def test_choose_record_prefers_the_latest_fetch_then_the_parse_record():
     older = _fetched(CrawlStatus.GONE, fetchTime=NOW - DAY_MS)
     assert choose_record([older, fetch, parse]) is parse
     assert choose_record([]) is None
+
+
+def test_links_without_cash_still_add_their_targets():
+    page = _fetched(CrawlStatus.FETCHED, outlinks={"http://b.org/": "b"})
+    after, links = links_from(page, BASE)
+    assert [(t, link.score) for t, link in links] == [("http://b.org/", 0.0)]
+    assert cash_of(after) == 0.0
