@@ -54,16 +54,16 @@ def _segment_pages(
             for k in range(outlinks)
         }
         marks = {"_gnmrk_": "seg", "_ftcmrk_": "seg", "_partition_": "0"}
-        fields = dict(
-            status=2,
-            fetchTime=NOW_MS,
-            prevFetchTime=NOW_MS - 86_400_000,
-            fetchInterval=2_592_000,
-            score=1.0,
-            protocolStatus={"code": 1, "args": [], "lastModified": 0},
-            headers={"Content-Type": "text/html"},
-            contentType="text/html",
-        )
+        fields: dict = {
+            "status": 2,
+            "fetchTime": NOW_MS,
+            "prevFetchTime": NOW_MS - 86_400_000,
+            "fetchInterval": 2_592_000,
+            "score": 1.0,
+            "protocolStatus": {"code": 1, "args": [], "lastModified": 0},
+            "headers": {"Content-Type": "text/html"},
+            "contentType": "text/html",
+        }
         if parsed:
             marks["__prsmrk__"] = "seg"
             fields.update(
@@ -150,12 +150,12 @@ def main() -> None:
     total = args.records + 2 * args.fetched
     print(f"crawldb {args.records:,} records; segment {args.fetched:,} fetched+parsed "
           f"pages x {args.outlinks} outlinks")  # fmt: skip
-    print(f"updatedb:            median {update_med:.2f} s of {[round(t, 2) for t in times]}"
-          f" = {total / update_med:,.0f} input records/s; "
-          f"peak RSS {max(m for _, m in update_runs):,.0f} MB")  # fmt: skip
-    print(
-        f"fastavro read+write: median {plain_med:.2f} s of {[round(t, 2) for t in plain]}"
-    )
+    runs = [round(t, 2) for t in times]
+    peak = max(m for _, m in update_runs)
+    print(f"updatedb:            median {update_med:.2f} s of {runs}", end="")
+    print(f" = {total / update_med:,.0f} input records/s; peak RSS {peak:,.0f} MB")
+    runs = [round(t, 2) for t in plain]
+    print(f"fastavro read+write: median {plain_med:.2f} s of {runs}")
     print(f"ratio updatedb/fastavro: {update_med / plain_med:.1f}x")
 
 

@@ -145,7 +145,14 @@ def test_updatedb_killed_midway_leaves_the_crawldb_whole(tmp_path, demo_site):
 
 def test_the_demo_command(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "pipelines.cli", "demo", "--dir", str(tmp_path / "demo")],
+        [
+            sys.executable,
+            "-m",
+            "pipelines.cli",
+            "demo",
+            "--dir",
+            str(tmp_path / "demo"),
+        ],
         capture_output=True,
         text=True,
         check=False,
