@@ -125,14 +125,11 @@ def execute(job: JobArgs) -> dict[str, int]:
     keep_backup = UpdateConfig.from_properties(job.properties).keep_backup
     crawldb = job.args.crawldb
     pattern = io.require_crawldb(crawldb)
-    with io.crawldb_lock(crawldb, force=job.args.force):
-        new_dir = io.new_version_dir(crawldb)
-        try:
-            result = _dedup(job, config, pattern, new_dir)
-        except BaseException:
-            io.remove_dir(new_dir)
-            raise
-        io.install_crawldb(crawldb, new_dir, keep_backup=keep_backup)
+    with (
+        io.crawldb_lock(crawldb, force=job.args.force),
+        io.new_version(crawldb, keep_backup) as new_dir,
+    ):
+        result = _dedup(job, config, pattern, new_dir)
     return counters(result, NAMESPACE)
 
 

@@ -312,23 +312,20 @@ def _inject(
     job: JobArgs, config: InjectConfig, files: list[str], crawldb: str, started_ms: int
 ) -> PipelineResult:
     existing = io.crawldb_exists(crawldb)
-    new_dir = io.new_version_dir(crawldb)
-    try:
-        with beam.Pipeline(options=job.pipeline_options()) as pipeline:
-            injected = (
-                pipeline
-                | "ReadSeeds" >> ReadSeeds(files)
-                | "Inject" >> Inject(config, started_ms)
-            )
-            if existing:
-                pattern = io.parts_pattern(io.current_dir(crawldb))
-                current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
-                injected = (injected, current) | "Merge" >> MergeIntoCrawlDb(config)
-            _ = injected | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
-    except BaseException:
-        io.remove_dir(new_dir)
-        raise
-    io.install_crawldb(crawldb, new_dir, keep_backup=config.keep_backup)
+    with (
+        io.new_version(crawldb, config.keep_backup) as new_dir,
+        beam.Pipeline(options=job.pipeline_options()) as pipeline,
+    ):
+        injected = (
+            pipeline
+            | "ReadSeeds" >> ReadSeeds(files)
+            | "Inject" >> Inject(config, started_ms)
+        )
+        if existing:
+            pattern = io.parts_pattern(io.current_dir(crawldb))
+            current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            injected = (injected, current) | "Merge" >> MergeIntoCrawlDb(config)
+        _ = injected | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
     return pipeline.result
 
 

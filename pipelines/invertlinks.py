@@ -177,14 +177,11 @@ def execute(job: JobArgs) -> dict[str, int]:
     sources = _parse_dirs(job.args.segments, job.args.dir)
     LinkInverter(config)  # a bad rule file fails here, not on a worker
     target = job.args.linkdb
-    with io.crawldb_lock(target, force=job.args.force):
-        new_dir = io.new_version_dir(target)
-        try:
-            result = _invert(job, config, sources, target, new_dir)
-        except BaseException:
-            io.remove_dir(new_dir)
-            raise
-        io.install_crawldb(target, new_dir, keep_backup=False)
+    with (
+        io.crawldb_lock(target, force=job.args.force),
+        io.new_version(target, keep_backup=False) as new_dir,
+    ):
+        result = _invert(job, config, sources, target, new_dir)
     return counters(result, NAMESPACE)
 
 

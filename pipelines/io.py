@@ -94,6 +94,22 @@ def has_parts(directory: str) -> bool:
     return bool(matches and matches[0].metadata_list)
 
 
+@contextlib.contextmanager
+def new_version(crawldb: str, keep_backup: bool = True) -> Iterator[str]:
+    """A directory for a job's new version: installed if the block succeeds.
+
+    If the block raises, the directory is removed and ``current`` is left as
+    it was; a killed job leaves it behind, for the next lock holder to clear.
+    """
+    new_dir = new_version_dir(crawldb)
+    try:
+        yield new_dir
+    except BaseException:
+        remove_dir(new_dir)
+        raise
+    install_crawldb(crawldb, new_dir, keep_backup=keep_backup)
+
+
 def crawldb_exists(crawldb: str) -> bool:
     """Whether the crawldb has a current version (recovering an interrupted swap)."""
     recover_crawldb(crawldb)

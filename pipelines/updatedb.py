@@ -182,27 +182,24 @@ def execute(job: JobArgs) -> dict[str, int]:
 def _update(
     job: JobArgs, config: UpdateConfig, crawldb: str, pattern: str, segments: list[str]
 ) -> PipelineResult:
-    new_dir = io.new_version_dir(crawldb)
-    try:
-        with beam.Pipeline(options=job.pipeline_options()) as pipeline:
-            current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
-            parts = [
-                pipeline
-                | f"Read{part.title()}{n}" >> io.ReadWebPages(io.parts_pattern(path))
-                for n, segment in enumerate(segments)
-                for part in (FETCH, PARSE)
-                if io.has_parts(path := FileSystems.join(segment, part))
-            ]
-            records = parts | "AllRecords" >> beam.Flatten()
-            _ = (
-                (current, records)
-                | "UpdateDb" >> UpdateDb(config, now_ms())
-                | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
-            )
-    except BaseException:
-        io.remove_dir(new_dir)
-        raise
-    io.install_crawldb(crawldb, new_dir, keep_backup=config.keep_backup)
+    with (
+        io.new_version(crawldb, config.keep_backup) as new_dir,
+        beam.Pipeline(options=job.pipeline_options()) as pipeline,
+    ):
+        current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+        parts = [
+            pipeline
+            | f"Read{part.title()}{n}" >> io.ReadWebPages(io.parts_pattern(path))
+            for n, segment in enumerate(segments)
+            for part in (FETCH, PARSE)
+            if io.has_parts(path := FileSystems.join(segment, part))
+        ]
+        records = parts | "AllRecords" >> beam.Flatten()
+        _ = (
+            (current, records)
+            | "UpdateDb" >> UpdateDb(config, now_ms())
+            | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+        )
     return pipeline.result
 
 
