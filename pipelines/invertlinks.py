@@ -42,8 +42,7 @@ from pipelines.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.readseg import list_segments
-from pipelines.segments import PARSE
+from pipelines.segments import PARSE, list_segments
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "LinkDb"

@@ -263,7 +263,7 @@ def _read_text(path: str) -> str:
 
 def _locked(crawldb: str, lock: str, owner: str) -> CrawlDbLockedError:
     return CrawlDbLockedError(
-        f"crawldb {crawldb} is locked by another job ({lock}: {owner}); "
+        f"{crawldb} is locked by another job ({lock}: {owner}); "
         "if none is running, delete the lock or pass --force"
     )
 

@@ -41,9 +41,8 @@ from crawllib.status import CrawlStatus
 from crawllib.webpage import WebPage, to_json_line
 from pipelines import io
 from pipelines.options import ArgumentParser, JobArgs, job_parser, parse_job_args
-from pipelines.segments import FETCH, GENERATE, PARSE
+from pipelines.segments import FETCH, GENERATE, PARSE, PARTS, list_segments
 
-PARTS = (GENERATE, FETCH, PARSE)
 HEADER = "NAME\t\tGENERATED\tFETCHER START\t\tFETCHER END\t\tFETCHED\tPARSED"
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S"
 
@@ -131,24 +130,6 @@ def list_line(name: str, figures: dict[str, Any] | None, parts: set[str]) -> str
     return "\t".join(
         [name, count(GENERATE, "generated"), "", start, end, fetched, parsed]
     )
-
-
-def list_segments(segments_dir: str, parts: Sequence[str] = PARTS) -> list[str]:
-    """The segments in ``segments_dir`` that have any of ``parts``, by name.
-
-    Names starting with ``.`` or ``_`` (a job's staging directories) are
-    skipped, as Hadoop's input listing skips them.
-    """
-    names: set[str] = set()
-    part_file = f"{io.PART_PREFIX}-*{io.PART_SUFFIX}"
-    for part in parts:
-        pattern = FileSystems.join(segments_dir, "*", part, part_file)
-        matches = FileSystems.match([pattern])
-        for meta in matches[0].metadata_list if matches else []:
-            name = posixpath.basename(posixpath.dirname(posixpath.dirname(meta.path)))
-            if not name.startswith((".", "_")):
-                names.add(name)
-    return [FileSystems.join(segments_dir, name) for name in sorted(names)]
 
 
 def segment_parts(segment: str) -> set[str]:

@@ -8,8 +8,10 @@ half-written segment part behind.
 from __future__ import annotations
 
 import os
+import posixpath
 import secrets
 import time
+from collections.abc import Sequence
 
 from apache_beam.io.filesystems import FileSystems
 
@@ -18,6 +20,7 @@ from pipelines import io
 GENERATE = "generate"
 FETCH = "fetch"
 PARSE = "parse"
+PARTS = (GENERATE, FETCH, PARSE)
 
 
 def segment_names(segments_dir: str, time_ms: int, count: int) -> list[str]:
@@ -53,3 +56,21 @@ def install_segment(staging: str, segment: str) -> None:
         if io.has_parts(source):
             io.move_parts(source, FileSystems.join(segment, part))
     io.remove_dir(staging)
+
+
+def list_segments(segments_dir: str, parts: Sequence[str] = PARTS) -> list[str]:
+    """The segments in ``segments_dir`` that have any of ``parts``, by name.
+
+    Names starting with ``.`` or ``_`` (a job's staging directories) are
+    skipped, as Hadoop's input listing skips them.
+    """
+    names: set[str] = set()
+    part_file = f"{io.PART_PREFIX}-*{io.PART_SUFFIX}"
+    for part in parts:
+        pattern = FileSystems.join(segments_dir, "*", part, part_file)
+        matches = FileSystems.match([pattern])
+        for meta in matches[0].metadata_list if matches else []:
+            name = posixpath.basename(posixpath.dirname(posixpath.dirname(meta.path)))
+            if not name.startswith((".", "_")):
+                names.add(name)
+    return [FileSystems.join(segments_dir, name) for name in sorted(names)]

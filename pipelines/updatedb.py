@@ -36,7 +36,7 @@ from pipelines.options import (
     now_ms,
     parse_job_args,
 )
-from pipelines.segments import FETCH, PARSE
+from pipelines.segments import FETCH, PARSE, list_segments
 
 NAMESPACE = "CrawlDB"
 STATUS_NAMESPACE = "CrawlDBStatus"
@@ -206,9 +206,7 @@ def _update(
 def _segments(segments: list[str], segments_dir: str | None) -> list[str]:
     found = list(segments)
     if segments_dir:
-        parts = FileSystems.join(segments_dir, "*", FETCH, "part-*")
-        matches = FileSystems.match([parts])[0].metadata_list
-        found += sorted({m.path.rsplit("/", 2)[0] for m in matches})
+        found += list_segments(segments_dir, (FETCH,))
     fetched = [s for s in found if io.has_parts(FileSystems.join(s, FETCH))]
     missing = sorted(set(found) - set(fetched))
     if missing:

@@ -11,8 +11,8 @@ from pipelines.readseg import (
     SegmentStats,
     combine_counts,
     list_line,
-    list_segments,
 )
+from pipelines.segments import list_segments
 
 
 def _local(ms):
