@@ -17,18 +17,15 @@ from __future__ import annotations
 
 import enum
 import math
-import struct
 
 from crawllib.config import ScheduleConfig
+from crawllib.javanum import INT_MAX, f32, java_div, round_int, round_long, to_long
 from crawllib.seeds import FIXED_INTERVAL_METADATA
 from crawllib.status import CrawlStatus
 from crawllib.webpage import WebPage
 
 SECONDS_PER_DAY = 86_400
 """``FetchSchedule.SECONDS_PER_DAY``."""
-
-_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
-_LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
 
 
 class Modified(enum.IntEnum):
@@ -128,9 +125,9 @@ def set_page_gone_schedule(
     fetch time plus the interval. 30 days with a 90-day max: 45, 67.5, 81,
     81 ... days.
     """
-    grown = _f32(_f32(page["fetchInterval"]) * 1.5)
-    if grown < _f32(config.max_interval_s):
-        interval = _round_int(grown)
+    grown = f32(f32(page["fetchInterval"]) * 1.5)
+    if grown < f32(config.max_interval_s):
+        interval = round_int(grown)
     else:
         interval = _reduced_max(config.max_interval_s)
     return {
@@ -153,7 +150,7 @@ def set_page_retry_schedule(
     return {
         **page,
         "fetchTime": fetch_time_ms + SECONDS_PER_DAY * 1000,
-        "retriesSinceFetch": min(page["retriesSinceFetch"] + 1, _INT_MAX),
+        "retriesSinceFetch": min(page["retriesSinceFetch"] + 1, INT_MAX),
     }
 
 
@@ -227,7 +224,7 @@ def _adaptive_next(
     to ``[min_interval, max_interval]``. The next fetch is the reference
     time plus the interval.
     """
-    interval = _f32(page["fetchInterval"]) or _f32(config.default_interval_s)
+    interval = f32(page["fetchInterval"]) or f32(config.default_interval_s)
     ref_ms = fetch_time_ms
     modified = modified_time_ms
     fixed = _fixed_interval(page)
@@ -237,11 +234,11 @@ def _adaptive_next(
         if modified <= 0:
             modified = fetch_time_ms
         if state == Modified.MODIFIED:
-            interval = _f32(interval * _f32(1.0 - _f32(config.dec_rate)))
+            interval = f32(interval * f32(1.0 - f32(config.dec_rate)))
             modified = fetch_time_ms
         elif state == Modified.NOTMODIFIED:
-            interval = _f32(interval * _f32(1.0 + _f32(config.inc_rate)))
-        low, high = _f32(config.min_adaptive_s), _f32(config.max_adaptive_s)
+            interval = f32(interval * f32(1.0 + f32(config.inc_rate)))
+        low, high = f32(config.min_adaptive_s), f32(config.max_adaptive_s)
         if config.sync_delta:
             interval, ref_ms = _sync_delta(
                 interval, fetch_time_ms, modified, high, config.sync_delta_rate
@@ -250,7 +247,7 @@ def _adaptive_next(
             interval = low
         elif interval > high:
             interval = high
-    return _round_int(interval), ref_ms + _round_long(interval * 1000.0), modified
+    return round_int(interval), ref_ms + round_long(interval * 1000.0), modified
 
 
 def _sync_delta(
@@ -264,12 +261,12 @@ def _sync_delta(
     ``offset // delta x max`` (Java long arithmetic: 0 for a rate below 1).
     """
     delta = fetch_time_ms - modified_ms
-    if _f32(delta) > _f32(interval * 1000.0):
-        interval = _f32(_java_div(delta, 1000))
-    offset = _round_long(delta * _f32(rate))
-    max_ms = _to_long(high) * 1000
+    if f32(delta) > f32(interval * 1000.0):
+        interval = f32(java_div(delta, 1000))
+    offset = round_long(delta * f32(rate))
+    max_ms = to_long(high) * 1000
     if delta > 0 and offset > max_ms:
-        offset = _java_div(offset, delta) * max_ms
+        offset = java_div(offset, delta) * max_ms
     return interval, fetch_time_ms - offset
 
 
@@ -282,57 +279,9 @@ def _fixed_interval(page: WebPage) -> float | None:
         value = float(raw.decode("ascii"))
     except (UnicodeDecodeError, ValueError):
         return None
-    return _f32(value) if math.isfinite(value) else None
+    return f32(value) if math.isfinite(value) else None
 
 
 def _reduced_max(max_interval_s: int) -> int:
     """0.9 x ``db.fetch.interval.max``: ``setFetchInterval(maxInterval * 0.9f)``."""
-    return _round_int(_f32(_f32(max_interval_s) * _f32(0.9)))
-
-
-def _f32(value: float) -> float:
-    """``value`` rounded to single precision, as a Java ``float``."""
-    try:
-        result: float = struct.unpack("f", struct.pack("f", value))[0]
-    except OverflowError:
-        return math.copysign(math.inf, value)
-    return result
-
-
-def _round_half_up(value: float, low: int, high: int) -> int:
-    """Java ``Math.round``: nearest integer, halves up, saturated to [low, high]."""
-    if math.isnan(value):
-        return 0
-    if value >= high:
-        return high
-    if value <= low:
-        return low
-    floor = math.floor(value)
-    return floor + 1 if value - floor >= 0.5 else floor
-
-
-def _round_int(value: float) -> int:
-    """``Math.round(float)``, an int."""
-    return _round_half_up(value, _INT_MIN, _INT_MAX)
-
-
-def _round_long(value: float) -> int:
-    """``Math.round(double)``, a long."""
-    return _round_half_up(value, _LONG_MIN, _LONG_MAX)
-
-
-def _to_long(value: float) -> int:
-    """Java ``(long) value``: truncated towards zero, saturated, NaN as 0."""
-    if math.isnan(value):
-        return 0
-    if value >= _LONG_MAX:
-        return _LONG_MAX
-    if value <= _LONG_MIN:
-        return _LONG_MIN
-    return int(value)
-
-
-def _java_div(dividend: int, divisor: int) -> int:
-    """Java integer division: the quotient truncated towards zero."""
-    quotient = abs(dividend) // abs(divisor)
-    return quotient if (dividend >= 0) == (divisor > 0) else -quotient
+    return round_int(f32(f32(max_interval_s) * f32(0.9)))

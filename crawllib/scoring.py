@@ -19,6 +19,7 @@ import struct
 from collections.abc import Iterable, Sequence
 
 from crawllib.config import ScoringConfig
+from crawllib.javanum import f32
 from crawllib.urls.javaurl import java_host
 from crawllib.webpage import WebPage
 
@@ -55,7 +56,7 @@ def with_cash(page: WebPage, value: float) -> WebPage:
     """The page with its cash set to ``value`` (rounded to a Java ``float``)."""
     return {
         **page,
-        "metadata": {**page["metadata"], CASH_KEY: _FLOAT.pack(_f32(value))},
+        "metadata": {**page["metadata"], CASH_KEY: _FLOAT.pack(f32(value))},
     }
 
 
@@ -98,9 +99,9 @@ def distribute_to_outlinks(
     count = max(all_count, len(targets)) if config.count_filtered else len(targets)
     if count == 0:
         return with_cash(page, 0.0), []
-    unit = _f32(cash / count)
-    internal = _f32(unit * _f32(config.internal))
-    external = _f32(unit * _f32(config.external))
+    unit = f32(cash / count)
+    internal = f32(unit * f32(config.internal))
+    external = f32(unit * f32(config.external))
     source_host = _lower_host(page["url"])
     shares = [
         (
@@ -121,8 +122,8 @@ def update_score(page: WebPage, inlink_scores: Iterable[float]) -> WebPage:
     """
     adjust = 0.0
     for score in inlink_scores:
-        adjust = _f32(adjust + _f32(score))
-    new_score = _f32(_f32(page["score"]) + adjust)
+        adjust = f32(adjust + f32(score))
+    new_score = f32(f32(page["score"]) + adjust)
     return with_cash({**page, "score": new_score}, cash_of(page) + adjust)
 
 
@@ -133,12 +134,3 @@ def _lower_host(url: str) -> str | None:
     """
     host = java_host(url)
     return None if host is None else host.lower()
-
-
-def _f32(value: float) -> float:
-    """``value`` rounded to single precision, as a Java ``float``."""
-    try:
-        result: float = _FLOAT.unpack(_FLOAT.pack(value))[0]
-    except OverflowError:
-        return math.copysign(math.inf, value)
-    return result

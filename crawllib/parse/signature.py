@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import math
 import re
-import struct
 import unicodedata
 
 from crawllib.config import ParseConfig
+from crawllib.javanum import f32, round_int
 from crawllib.urls.partition import java_string_hash
 
 _LETTER_OR_DIGIT = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"})
@@ -90,7 +89,7 @@ def text_profile(
     if not counts:
         return ""
     max_freq = max(counts.values())
-    quant = _java_round(_float32(_float32(max_freq) * _float32(quant_rate)))
+    quant = round_int(f32(f32(max_freq) * f32(quant_rate)))
     if quant < 2:
         quant = 2 if max_freq > 1 else 1
     tokens = list(counts) if sort_lex else _java_hashmap_order(list(counts))
@@ -170,26 +169,6 @@ def _hadoop_utf8(text: str) -> bytes:
 def _surrogate_pair(match: re.Match[str]) -> str:
     offset = ord(match.group()) - 0x10000
     return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
-
-
-def _float32(value: float) -> float:
-    """``value`` rounded to single precision, as a Java ``float``."""
-    try:
-        result: float = struct.unpack("f", struct.pack("f", value))[0]
-    except OverflowError:
-        return math.copysign(math.inf, value)
-    return result
-
-
-def _java_round(value: float) -> int:
-    """``Math.round(float)``: nearest int, halves up, clamped to the int range."""
-    if math.isnan(value):
-        return 0
-    if value >= 2**31 - 1:
-        return 2**31 - 1
-    if value <= -(2**31):
-        return -(2**31)
-    return math.floor(value + 0.5)
 
 
 def _java_hashmap_order(tokens: list[str]) -> list[str]:
