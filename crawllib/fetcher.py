@@ -45,7 +45,6 @@ class FetcherStats:
 
     pages: int = 0
     bytes: int = 0
-    by_status: collections.Counter[str] = field(default_factory=collections.Counter)
     dropped: collections.Counter[str] = field(default_factory=collections.Counter)
     """Items not written, by reason (Nutch's fetcher counter names)."""
 
@@ -308,7 +307,6 @@ class Fetcher:
             self._out.append(page)
             self.stats.pages += 1
             self.stats.bytes += len(result.content or b"")
-            self.stats.by_status[result.status.name] += 1
             self._cond.notify_all()
 
     def _redirect(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
+from collections.abc import Iterable
 from importlib import resources
 from typing import Any, TypedDict
 
@@ -120,6 +121,17 @@ def new_page(url: str, **fields: Any) -> WebPage:
             raise KeyError(f"not WebPage fields: {sorted(unknown)}")
         page.update(fields)  # type: ignore[typeddict-item]
     return page
+
+
+def latest(pages: Iterable[WebPage]) -> WebPage | None:
+    """The most recently fetched of several records of one URL; None if none.
+
+    Ties are broken by the whole record, so every runner picks the same one.
+    """
+    group = list(pages)
+    if len(group) <= 1:
+        return group[0] if group else None
+    return max(group, key=lambda page: (page["fetchTime"], repr(sorted(page.items()))))
 
 
 def to_json_value(value: Any) -> Any:

@@ -26,7 +26,7 @@ from crawllib import seeds
 from crawllib.config import InjectConfig
 from crawllib.errors import SeedError
 from crawllib.urls.cleaner import Rejection, UrlCleaner
-from crawllib.webpage import WebPage
+from crawllib.webpage import WebPage, latest
 from pipelines import io
 from pipelines.options import (
     ArgumentParser,
@@ -238,21 +238,13 @@ class _MergeFn(beam.DoFn):
         self, joined: tuple[str, dict[str, Iterable[WebPage]]]
     ) -> Iterator[WebPage]:
         _, groups = joined
-        injected = _one(groups["injected"])
-        current = _one(groups["current"])
+        injected = latest(groups["injected"])
+        current = latest(groups["current"])
         if injected is not None and current is not None:
             self.merged.inc()
         page = seeds.merge_injected(injected, current, self._config)
         if page is not None:
             yield page
-
-
-def _one(pages: Iterable[WebPage]) -> WebPage | None:
-    """The page of a group; of several (re-normalized URLs met), the latest fetched."""
-    group = list(pages)
-    if len(group) <= 1:
-        return group[0] if group else None
-    return max(group, key=lambda page: (page["fetchTime"], repr(sorted(page.items()))))
 
 
 def list_seed_files(path: str) -> list[str]:

@@ -25,7 +25,7 @@ from crawllib.errors import CrawlError
 from crawllib.status import crawl_status_label
 from crawllib.update import Inlink, choose_record, links_from, update_page
 from crawllib.urls.cleaner import UrlCleaner
-from crawllib.webpage import WebPage
+from crawllib.webpage import WebPage, latest
 from pipelines import io
 from pipelines.options import (
     ArgumentParser,
@@ -135,8 +135,8 @@ class _UpdateFn(beam.DoFn):
         self, joined: tuple[str, dict[str, Iterable[object]]]
     ) -> Iterator[WebPage]:
         url, groups = joined
-        old = _latest(groups["old"])
-        fetched = _latest(groups["fetched"])
+        old = latest(groups["old"])  # type: ignore[arg-type]
+        fetched = latest(groups["fetched"])  # type: ignore[arg-type]
         inlinks = [Inlink._make(link) for link in groups["links"]]  # type: ignore[arg-type]
         page = update_page(url, old, fetched, inlinks, self._config, self._now_ms)
         if page is None:
@@ -146,15 +146,6 @@ class _UpdateFn(beam.DoFn):
             self.added.inc()
         Metrics.counter(STATUS_NAMESPACE, crawl_status_label(page["status"])).inc()
         yield page
-
-
-def _latest(pages: Iterable[object]) -> WebPage | None:
-    latest: WebPage | None = None
-    for page in pages:
-        record: WebPage = page  # type: ignore[assignment]
-        if latest is None or record["fetchTime"] > latest["fetchTime"]:
-            latest = record
-    return latest
 
 
 def run(argv: Sequence[str] | None = None) -> int:

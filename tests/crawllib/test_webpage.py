@@ -79,3 +79,14 @@ def test_json_line_prints_signatures_in_hex():
     record = json.loads(line)
     assert record["signature"] == "abcd"
     assert record["url"] == "http://a/"
+
+
+def test_latest_picks_the_newest_fetch_whatever_the_order():
+    from crawllib.webpage import latest
+
+    old, new = new_page("http://a/", fetchTime=1), new_page("http://a/", fetchTime=2)
+    assert latest([old, new]) is new
+    assert latest([new, old]) is new
+    assert latest([]) is None
+    tie = [new_page("http://a/", fetchTime=2, score=s) for s in (1.0, 2.0)]
+    assert latest(tie) == latest(list(reversed(tie)))
