@@ -5,9 +5,14 @@ The hierarchy::
     CrawlError                  anything the user can fix; the CLI exits 2
     ├── ConfigError             a bad property value, config file or option
     ├── SeedError               no seed files, unreadable seed path
-    └── CrawlDbError            a crawldb problem
-        ├── CrawlDbMissingError   no crawldb where one was expected
-        └── CrawlDbLockedError    another job holds ``<crawldb>/.locked``
+    ├── CrawlDbError            a crawldb problem
+    │   ├── CrawlDbMissingError   no crawldb where one was expected
+    │   └── CrawlDbLockedError    another job holds ``<crawldb>/.locked``
+    └── RunnerError             the runner's services (a Flink cluster, a job
+                                server or its jar) are missing or unreachable
+
+A pipeline that fails on a portable runner (a lost worker ...) is not a
+user error: the CLI prints the runner's reason in one line and exits 1.
 
 Per-URL failures are never exceptions: they are data (a status on the record
 and a counter). Bugs raise whatever they raise.
@@ -36,3 +41,7 @@ class CrawlDbMissingError(CrawlDbError):
 
 class CrawlDbLockedError(CrawlDbError):
     """The crawldb is locked by another job (``<crawldb>/.locked`` exists)."""
+
+
+class RunnerError(CrawlError):
+    """The runner's services are missing: no cluster, job service or jar."""

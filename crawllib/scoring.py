@@ -118,10 +118,13 @@ def distribute_to_outlinks(
 def update_score(page: WebPage, inlink_scores: Iterable[float]) -> WebPage:
     """Add the inlinks' shares to the score and to the cash (2.x ``updateScore``).
 
-    The shares are summed in order as a Java ``float``, as Nutch does.
+    The shares are summed as Java ``float`` values, as Nutch does, but in
+    ascending order (beamcrawl's choice): a float sum depends on its order,
+    and Nutch's is the order its reducer happens to receive the links in,
+    which changes from run to run and from runner to runner.
     """
     adjust = 0.0
-    for score in inlink_scores:
+    for score in sorted(inlink_scores):
         adjust = f32(adjust + f32(score))
     new_score = f32(f32(page["score"]) + adjust)
     return with_cash({**page, "score": new_score}, cash_of(page) + adjust)

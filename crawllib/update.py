@@ -70,12 +70,18 @@ def links_from(
 
 
 def choose_record(records: Iterable[WebPage]) -> WebPage | None:
-    """Of one URL's segment records, the latest fetch; its parse record if any."""
-    chosen: WebPage | None = None
-    for record in records:
-        if chosen is None or _rank(record) > _rank(chosen):
-            chosen = record
-    return chosen
+    """Of one URL's segment records, the latest fetch; its parse record if any.
+
+    Ties are broken by the whole record, so every runner picks the same one.
+    """
+    group = list(records)
+    if not group:
+        return None
+    best = max(_rank(record) for record in group)
+    tied = [record for record in group if _rank(record) == best]
+    if len(tied) == 1:
+        return tied[0]
+    return max(tied, key=lambda record: repr(sorted(record.items())))
 
 
 def _rank(record: WebPage) -> tuple[int, bool]:
@@ -205,7 +211,7 @@ def _finish(page: WebPage, inlinks: Sequence[Inlink], config: UpdateConfig) -> W
     """OPIC score, inlinks, distance; segment marks and bulky fields cleared."""
     if inlinks:
         page = update_score(page, (link.score for link in inlinks))
-        best = sorted(inlinks, key=lambda link: (-link.score, link.source))
+        best = sorted(inlinks, key=lambda link: (-link.score, link.source, link.anchor))
         kept = {link.source: link.anchor for link in best[: config.max_inlinks]}
         page = {**page, "inlinks": dict(kept)}
         nearest = min(link.distance for link in inlinks)

@@ -1,8 +1,9 @@
 """The ``beamcrawl`` command: one subcommand per crawl job (DESIGN.md).
 
 ``beamcrawl <command> [args...]`` runs ``pipelines.<command>.run(args)``. A
-user error (bad option, missing or locked crawldb, bad property) prints one
-line on stderr and exits 2, without a traceback.
+user error (bad option, missing or locked crawldb, bad property, no Flink
+cluster) prints one line on stderr and exits 2, without a traceback; a job
+that fails on its runner prints the runner's reason and exits 1.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 
 from crawllib import __version__
 from crawllib.errors import CrawlError
+from pipelines import runners
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "inject": ("pipelines.inject", "inject seed URLs into a crawldb"),
@@ -93,6 +95,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CrawlError as exc:
         print(f"beamcrawl: {exc}", file=sys.stderr)
         return 2
+    except RuntimeError as exc:
+        reason = runners.failed_job_reason(exc)
+        if reason is None:
+            raise
+        print(f"beamcrawl: {command}: the job failed: {reason}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("beamcrawl: interrupted", file=sys.stderr)
         return 130

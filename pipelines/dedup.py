@@ -77,7 +77,7 @@ class _RouteFn(beam.DoFn):
     def __init__(self, config: DedupConfig) -> None:
         self._group = config.group
 
-    def process(self, page: WebPage) -> Iterator[WebPage | TaggedOutput[str, Any]]:
+    def process(self, page: WebPage) -> Iterator[WebPage | TaggedOutput]:
         key = dedup.group_key(page, self._group)
         if key is None:
             yield page

@@ -162,7 +162,7 @@ class _EmitFn(beam.DoFn):
 
     def process(
         self, page: WebPage, assignments: dict[str, int]
-    ) -> Iterator[TaggedOutput[str, WebPage]]:
+    ) -> Iterator[TaggedOutput]:
         segment = assignments.get(page["url"])
         if self._config.update_crawldb:
             updated = (

@@ -85,7 +85,7 @@ class Inject(beam.PTransform[PCollection[str], PCollection[WebPage]]):
         return (
             lines
             | "ParseSeeds" >> beam.ParDo(_ParseSeedFn(self._config))
-            | "OnePerUrl" >> beam.CombinePerKey(min)
+            | "OnePerUrl" >> beam.CombinePerKey(beam.CombineFn.from_callable(min))
             | "ToWebPage" >> beam.ParDo(_ToPageFn(self._config, self._now_ms))
         )
 

@@ -26,6 +26,7 @@ from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import Properties, load_properties
 from crawllib.errors import ConfigError
+from pipelines import runners
 
 _LOG = logging.getLogger(__name__)
 
@@ -68,8 +69,11 @@ class JobArgs:
     properties: Properties
 
     def pipeline_options(self) -> PipelineOptions:
-        """Beam pipeline options from the flags beamcrawl did not claim."""
-        return PipelineOptions(list(self.beam_flags))
+        """Beam pipeline options from the flags beamcrawl did not claim.
+
+        The runner's services are checked first (see ``pipelines.runners``).
+        """
+        return runners.prepare(PipelineOptions(list(self.beam_flags)))
 
 
 def parse_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:

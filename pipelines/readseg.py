@@ -67,7 +67,7 @@ class SegmentStats(
         return (
             records
             | "Measure" >> beam.Map(_measure)
-            | "Sum" >> beam.CombinePerKey(combine_counts)
+            | "Sum" >> beam.CombinePerKey(beam.CombineFn.from_callable(combine_counts))
             | "ToDict" >> beam.MapTuple(_as_dict)
         )
 

@@ -105,9 +105,7 @@ class _ChooseAndLinkFn(beam.DoFn):
 
     def process(
         self, grouped: tuple[str, Iterable[WebPage]]
-    ) -> Iterator[
-        tuple[str, WebPage] | TaggedOutput[str, tuple[str, tuple[str, str, float, int]]]
-    ]:
+    ) -> Iterator[tuple[str, WebPage] | TaggedOutput]:
         url, records = grouped
         record = choose_record(records)
         if record is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -43,6 +44,15 @@ def _wait_for_port(
     raise RuntimeError(f"{process.args!r} did not listen on {port} in {timeout_s}s")
 
 
+def with_python_on_path() -> dict[str, str]:
+    """The environment with this interpreter's directory first on PATH.
+
+    Beam's worker pool starts each SDK worker as a plain ``python``.
+    """
+    bin_dir = os.path.dirname(sys.executable)
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
 @pytest.fixture(scope="session")
 def portable_flags() -> Iterator[list[str]]:
     """Beam flags for the PortableRunner on a local job service + worker pool.
@@ -56,6 +66,7 @@ def portable_flags() -> Iterator[list[str]]:
             [sys.executable, "-m", module, flag, str(port)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            env=with_python_on_path(),
         )
         for module, flag, port in [
             (

@@ -1,10 +1,12 @@
 import copy
 import math
+import random
 import struct
 
 import pytest
 
 from crawllib.config import ScoringConfig
+from crawllib.javanum import f32
 from crawllib.scoring import (
     CASH_KEY,
     cash_of,
@@ -130,6 +132,31 @@ def test_nutch_shares_are_summed_as_java_floats():
     after = update_score(new_page("u"), [0.1] * 10)
     assert after["score"] == 1.0000001192092896
     assert cash_of(after) == 1.0000001192092896
+
+
+def test_beamcrawl_shares_sum_to_the_same_score_in_any_order():
+    # a float sum depends on its order; a runner delivers the inlinks in any
+    # order, so the same crawl must not score differently from run to run
+    rng = random.Random(7)
+    page = with_cash(new_page("u", score=0.3), 0.2)
+    differing_orders = 0
+    for _ in range(2000):
+        shares = [
+            f32(rng.uniform(0, 1) / rng.choice([1, 3, 7, 30]))
+            for _ in range(rng.randint(3, 8))
+        ]
+        shuffled = rng.sample(shares, len(shares))
+        if _sum_in_order(shares) != _sum_in_order(shuffled):
+            differing_orders += 1
+        assert update_score(page, shuffled) == update_score(page, shares)
+    assert differing_orders > 20  # the trials do reach orders that matter
+
+
+def _sum_in_order(shares):
+    total = 0.0
+    for share in shares:
+        total = f32(total + share)
+    return total
 
 
 def test_scoring_never_changes_its_input():

@@ -201,6 +201,13 @@ def test_choose_record_prefers_the_latest_fetch_then_the_parse_record():
     assert choose_record([]) is None
 
 
+def test_beamcrawl_choose_record_breaks_ties_the_same_in_any_order():
+    # the same URL fetched at the same millisecond in two segments
+    one = _fetched(CrawlStatus.FETCHED)
+    other = {**one, "title": "another fetch"}
+    assert choose_record([one, other]) is choose_record([other, one])
+
+
 def test_links_without_cash_still_add_their_targets():
     page = _fetched(CrawlStatus.FETCHED, outlinks={"http://b.org/": "b"})
     after, links = links_from(page, BASE)

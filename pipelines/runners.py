@@ -1,0 +1,178 @@
+"""Runner set-up shared by every command: checks at the door, one job server.
+
+Beam's FlinkRunner starts its job server (a JVM) for every pipeline and
+keeps each one until the process exits, so a crawl of 16 jobs would start
+16. :func:`prepare` starts it once per process and points every later job
+at it (``--job_endpoint``). It also checks, before anything runs, what would
+otherwise fail deep inside Beam or Flink with a long traceback: a Flink
+cluster that does not answer or runs another Flink version, a job server
+jar that does not exist, a job service that does not listen. Each becomes a
+:class:`~crawllib.errors.RunnerError`: one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import socket
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+from apache_beam.options.pipeline_options import (
+    FlinkRunnerOptions,
+    JobServerOptions,
+    PipelineOptions,
+    PortableOptions,
+    StandardOptions,
+)
+from apache_beam.runners.portability.flink_runner import (
+    MAGIC_HOST_NAMES,
+    FlinkJarJobServer,
+    FlinkRunner,
+)
+from apache_beam.runners.portability.job_server import JobServer
+
+from crawllib.errors import RunnerError
+
+_CHECK_TIMEOUT_S = 5.0
+_JOB_SERVER_OPTIONS = (
+    "artifacts_dir", "job_port", "artifact_port", "expansion_port", "jar_cache_dir",
+    "job_server_java_launcher", "job_server_jvm_properties",
+)  # fmt: skip
+_JOB_SERVERS: dict[tuple[str, ...], tuple[JobServer, str]] = {}
+"""Flink job servers this process started, by their settings; stopped at exit."""
+
+
+def prepare(options: PipelineOptions) -> PipelineOptions:
+    """Check the runner's services; on Flink, share one job server per process.
+
+    Raises:
+        RunnerError: the cluster, the job server jar or the job service is
+            not there.
+    """
+    runner = options.view_as(StandardOptions).runner or ""
+    portable = options.view_as(PortableOptions)
+    if portable.job_endpoint and portable.job_endpoint != "embed":
+        _check_listening(portable.job_endpoint, "job service (--job_endpoint)")
+    if runner.split(".")[-1] not in ("FlinkRunner", "FlinkRunner()"):
+        return options
+    flink = options.view_as(FlinkRunnerOptions)
+    if flink.flink_master not in MAGIC_HOST_NAMES:
+        check_flink_cluster(flink.flink_master, flink.flink_version)
+    if portable.job_endpoint or flink.flink_submit_uber_jar:
+        return options
+    _check_jar(flink.flink_job_server_jar)
+    portable.job_endpoint = _shared_job_server(options)
+    return options
+
+
+def check_flink_cluster(master: str, flink_version: str | None) -> dict[str, Any]:
+    """The cluster's REST ``/overview``; it must answer and run ``flink_version``.
+
+    Raises:
+        RunnerError: no answer, no TaskManager, or another Flink version.
+    """
+    base = master if "://" in master else f"http://{master}"
+    url = f"{base.rstrip('/')}/overview"
+    try:
+        with urllib.request.urlopen(url, timeout=_CHECK_TIMEOUT_S) as response:
+            overview: dict[str, Any] = json.load(response)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise RunnerError(
+            f"no Flink cluster answers at {base} ({reason}); start one "
+            "(scripts/flink-local start) or fix --flink_master"
+        ) from None
+    running = str(overview.get("flink-version", ""))
+    if flink_version and not running.startswith(f"{flink_version}."):
+        raise RunnerError(
+            f"the Flink cluster at {base} runs Flink {running}, but "
+            f"--flink_version is {flink_version}: they must match"
+        )
+    if not overview.get("taskmanagers"):
+        raise RunnerError(f"the Flink cluster at {base} has no TaskManager")
+    return overview
+
+
+def stop_job_servers() -> None:
+    """Stop the job servers :func:`prepare` started (also done at exit)."""
+    servers = [server for server, _ in _JOB_SERVERS.values()]
+    _JOB_SERVERS.clear()
+    for server in servers:
+        server.stop()
+
+
+def _shared_job_server(options: PipelineOptions) -> str:
+    flink = options.view_as(FlinkRunnerOptions)
+    flink.flink_master = FlinkRunner.add_http_scheme(flink.flink_master)
+    settings = options.view_as(JobServerOptions).get_all_options()
+    key = tuple(
+        str(value)
+        for value in (
+            flink.flink_master,
+            flink.flink_version,
+            flink.flink_job_server_jar,
+            *(settings[name] for name in sorted(_JOB_SERVER_OPTIONS)),
+        )
+    )
+    if key not in _JOB_SERVERS:
+        if not _JOB_SERVERS:
+            atexit.register(stop_job_servers)
+        server = FlinkJarJobServer(options)
+        _JOB_SERVERS[key] = (server, _start(server))
+    return _JOB_SERVERS[key][1]
+
+
+def _start(server: JobServer) -> str:
+    """Start Beam's job server; what keeps it from starting is one line."""
+    try:
+        endpoint: str = server.start()
+    except FileNotFoundError as exc:
+        raise RunnerError(
+            f"cannot start Beam's Flink job server: {exc.filename} is not installed"
+        ) from None
+    except (RuntimeError, ValueError, OSError) as exc:
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise RunnerError(
+            f"cannot start Beam's Flink job server: {first_line or type(exc).__name__}"
+        ) from None
+    return endpoint
+
+
+def _check_jar(jar: str | None) -> None:
+    if not jar or urllib.parse.urlparse(jar).scheme in ("http", "https", "gs", "s3"):
+        return
+    if not os.path.isfile(jar):
+        raise RunnerError(
+            f"--flink_job_server_jar {jar}: no such file "
+            "(scripts/flink-local install builds one)"
+        )
+
+
+def _check_listening(endpoint: str, what: str) -> None:
+    host, _, port = endpoint.rpartition(":")
+    try:
+        with socket.create_connection(
+            (host or "localhost", int(port)), timeout=_CHECK_TIMEOUT_S
+        ):
+            return
+    except (OSError, ValueError) as exc:
+        raise RunnerError(f"no {what} listens at {endpoint} ({exc})") from None
+
+
+def failed_job_reason(exc: BaseException) -> str | None:
+    """The runner's reason when ``exc`` is a portable runner's failed-job error.
+
+    Beam raises ``RuntimeError("Pipeline <id> failed in state FAILED: ...")``
+    when a job fails on Flink or another portable runner; anything else is
+    not a failed job (None).
+    """
+    message = str(exc)
+    if not isinstance(exc, RuntimeError) or " failed in state " not in message:
+        return None
+    reason = message.split(": ", 1)[1] if ": " in message else message
+    lines = reason.strip().splitlines()
+    return lines[0][:300] if lines else "no reason given"
