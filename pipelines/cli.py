@@ -11,7 +11,10 @@ from __future__ import annotations
 import importlib
 import logging
 import sys
+import threading
 from collections.abc import Sequence
+
+import grpc
 
 from crawllib import __version__
 from crawllib.errors import CrawlError
@@ -38,14 +41,43 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 _NOISE = ("apitools not found",)
+_HANG_UP_THREAD = "read_grpc_client_inputs"
+_HANG_UP_MESSAGE = "Failed to read inputs in the data plane"
 
 
 class _DropNoise(logging.Filter):
-    """Drop Beam's import-time warnings that say nothing about the job."""
+    """Drop Beam's messages that say nothing about the job.
+
+    Those are import-time warnings, and the traceback an in-process
+    (LOOPBACK) worker logs when the runner hangs up its data channel at the
+    end of a job before the worker closed it: a race in Beam, not a failure.
+    """
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
+        if _HANG_UP_MESSAGE in message and record.exc_info:
+            return not _is_hang_up(record.exc_info[1])
         return not any(noise in message for noise in _NOISE)
+
+
+def _is_hang_up(exc: BaseException | None) -> bool:
+    """A gRPC call the other side cancelled."""
+    return isinstance(exc, grpc.RpcError) and exc.code() == grpc.StatusCode.CANCELLED
+
+
+def _ignore_hang_ups() -> None:
+    """Keep the data channel's hang-up (above) from printing as a thread crash."""
+    previous = threading.excepthook
+    if getattr(previous, "beamcrawl_hang_ups", False):
+        return
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        thread_name = args.thread.name if args.thread else ""
+        if thread_name != _HANG_UP_THREAD or not _is_hang_up(args.exc_value):
+            previous(args)
+
+    hook.beamcrawl_hang_ups = True  # type: ignore[attr-defined]
+    threading.excepthook = hook
 
 
 def setup_logging() -> None:
@@ -60,6 +92,7 @@ def setup_logging() -> None:
     root.setLevel(logging.WARNING)
     for name in ("crawllib", "pipelines"):
         logging.getLogger(name).setLevel(logging.INFO)
+    _ignore_hang_ups()
 
 
 def usage() -> str:

@@ -121,15 +121,27 @@ def _shared_job_server(options: PipelineOptions) -> str:
     if key not in _JOB_SERVERS:
         if not _JOB_SERVERS:
             atexit.register(stop_job_servers)
-        server = FlinkJarJobServer(options)
-        _JOB_SERVERS[key] = (server, _start(server))
+        server = _FlinkJobServer(options)
+        _start(server)
+        _JOB_SERVERS[key] = (server, server.endpoint)
     return _JOB_SERVERS[key][1]
 
 
-def _start(server: JobServer) -> str:
+class _FlinkJobServer(FlinkJarJobServer):
+    """Beam's Flink job server that also tells where it listens."""
+
+    endpoint = ""
+
+    def subprocess_cmd_and_endpoint(self) -> tuple[list[str], str]:
+        command, endpoint = super().subprocess_cmd_and_endpoint()
+        self.endpoint = endpoint
+        return command, endpoint
+
+
+def _start(server: JobServer) -> None:
     """Start Beam's job server; what keeps it from starting is one line."""
     try:
-        endpoint: str = server.start()
+        server.start()
     except FileNotFoundError as exc:
         raise RunnerError(
             f"cannot start Beam's Flink job server: {exc.filename} is not installed"
@@ -139,7 +151,6 @@ def _start(server: JobServer) -> str:
         raise RunnerError(
             f"cannot start Beam's Flink job server: {first_line or type(exc).__name__}"
         ) from None
-    return endpoint
 
 
 def _check_jar(jar: str | None) -> None:

@@ -180,10 +180,13 @@ def _write_conf(rest_port: int, rpc_port: int) -> None:
         "taskmanager.bind-host": HOST,
         "taskmanager.host": HOST,
         "taskmanager.numberOfTaskSlots": SLOTS,
-        "taskmanager.memory.process.size": "2048m",
-        # generate's many shuffles need more than Flink's default 64 MB
-        "taskmanager.memory.network.min": "256mb",
-        "taskmanager.memory.network.max": "256mb",
+        "taskmanager.memory.process.size": "2560m",
+        # a job of many shuffles (generate, readseg --dump) runs many blocking
+        # partitions at once, each taking sort-shuffle's minimum of buffers:
+        # more network memory than Flink's default 64 MB, a smaller minimum
+        "taskmanager.memory.network.min": "384mb",
+        "taskmanager.memory.network.max": "384mb",
+        "taskmanager.network.sort-shuffle.min-buffers": 128,
         "rest.address": HOST,
         "rest.bind-address": HOST,
         "rest.port": rest_port,

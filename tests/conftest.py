@@ -1,18 +1,31 @@
-"""Shared fixtures: a real Beam TestPipeline and a fixed job clock."""
+"""Shared fixtures: a real Beam TestPipeline, a fixed job clock, real servers.
+
+``flink`` is a real Flink cluster (JobManager, TaskManager with two slots
+and a Python worker pool, from ``scripts/flink-local``), started once per
+test session and stopped by pid; the first run installs Flink and builds
+Beam's Flink job server jar under ``.cache/flink``.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
 from apache_beam.testing.test_pipeline import TestPipeline
 
+from pipelines.demo import DemoSite
 from tests.sites import Site, start_site
+
+FLINK_LOCAL = Path(__file__).resolve().parent.parent / "scripts" / "flinklocal.py"
 
 NOW_MS = 1_700_000_000_000
 
@@ -121,3 +134,65 @@ def sites() -> Iterator[Callable[..., Site]]:
     yield start
     for running in started:
         running.stop()
+
+
+@pytest.fixture
+def demo_site() -> Iterator[DemoSite]:
+    """The demo command's two-host sample site, on 127.0.0.1 and 127.0.0.2."""
+    site = DemoSite().start()
+    yield site
+    site.stop()
+
+
+@dataclass(frozen=True)
+class FlinkCluster:
+    """A running local Flink cluster and the Beam flags that use it."""
+
+    loopback: list[str]
+    """Python workers inside the submitting process (one machine)."""
+    external: list[str]
+    """Python workers from the worker pool, as a multi-machine cluster runs them."""
+
+    def status(self) -> dict[str, Any]:
+        """``flink-local status``: pids, liveness and the REST overview."""
+        return json.loads(flink_local("status"))
+
+    def pid(self, process: str) -> int:
+        """The pid of ``jobmanager``, ``taskmanager`` or ``worker_pool``."""
+        pid: int = self.status()["processes"][process]["pid"]
+        return pid
+
+    def restart(self) -> None:
+        """Start whatever is not running (after a fault trial killed it)."""
+        flink_local("start")
+
+
+def flink_local(*args: str) -> str:
+    """Run ``scripts/flink-local`` with this interpreter; its stdout."""
+    done = subprocess.run(
+        [sys.executable, str(FLINK_LOCAL), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=1200,
+        env=with_python_on_path(),
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"flink-local {' '.join(args)}: {done.stderr[-3000:]}")
+    return done.stdout
+
+
+@pytest.fixture(scope="session")
+def flink() -> Iterator[FlinkCluster]:
+    """A real Flink cluster for the session; stopped by pid if this started it."""
+    processes = json.loads(flink_local("status"))["processes"]
+    was_running = bool(processes) and all(p["alive"] for p in processes.values())
+    flink_local("start")
+    try:
+        yield FlinkCluster(
+            loopback=flink_local("flags").split(),
+            external=flink_local("flags", "--environment", "external").split(),
+        )
+    finally:
+        if not was_running:
+            flink_local("stop")

@@ -204,7 +204,7 @@ def test_choose_record_prefers_the_latest_fetch_then_the_parse_record():
 def test_beamcrawl_choose_record_breaks_ties_the_same_in_any_order():
     # the same URL fetched at the same millisecond in two segments
     one = _fetched(CrawlStatus.FETCHED)
-    other = {**one, "title": "another fetch"}
+    other: Any = {**one, "title": "another fetch"}
     assert choose_record([one, other]) is choose_record([other, one])
 
 

@@ -7,11 +7,9 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 from crawllib.status import CrawlStatus
 from pipelines.cli import main
-from pipelines.demo import DEMO_PROPERTIES, DemoSite
+from pipelines.demo import DEMO_PROPERTIES
 from tests.avrofiles import read_pages
 from tests.crawlrecords import crawl_records
 
@@ -33,13 +31,6 @@ EXPECTED = {
     "blog/posts/storm.html": CrawlStatus.FETCHED,  # meta refresh
     "blog/posts/storm-2026.html": CrawlStatus.UNFETCHED,  # found in round 3
 }
-
-
-@pytest.fixture
-def demo_site():
-    site = DemoSite().start()
-    yield site
-    site.stop()
 
 
 def _crawl(tmp_path, site, name, *extra):
