@@ -10,11 +10,14 @@ header, response times) are masked, as ``tests/crawlrecords.py`` says.
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from crawllib.status import CrawlStatus
 from pipelines.cli import main
@@ -186,3 +189,46 @@ def test_three_round_crawl_on_flink_writes_the_direct_runners_records(
     assert sorted(records) == sorted(crawl_records(tmp_path / "direct"))
     for key, pages in crawl_records(tmp_path / "direct").items():
         assert records[key] == pages, key
+
+
+DELAY_S = 0.3
+
+
+def test_politeness_holds_with_two_fetch_lists_on_two_task_slots(
+    tmp_path, sites, flink, capsys
+):
+    hosts = [sites(f"127.0.0.{n}") for n in (1, 2, 3, 5)]
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("".join(h.url(f"/page/{n}\n") for h in hosts for n in range(6)))
+    crawldb, segments = str(tmp_path / "db"), str(tmp_path / "segments")
+    polite = ["-Dhttp.agent.name=polite-test", f"-Dfetcher.server.delay={DELAY_S}"]
+    assert main(["inject", crawldb, str(seeds), *polite]) == 0
+    assert main(["generate", crawldb, segments, "--numFetchers", "2", *polite]) == 0
+    segment = os.path.join(segments, os.listdir(segments)[0])
+    list_of = {
+        urlsplit(p["url"]).hostname: p["markers"]["_partition_"]
+        for p in read_pages(Path(segment, "generate"))
+    }
+    assert sorted(set(list_of.values())) == ["0", "1"]
+
+    fetch = ["fetch", segment, "--threads", "8", *polite, *flink.external]
+    assert main(fetch) == 0
+    assert "SUCCESS=24" in capsys.readouterr().err
+
+    for host in hosts:
+        served = host.requests_for("/page/")
+        assert len(served) == 6
+        # never two requests in flight to one host, the delay between them
+        assert max(r.in_flight for r in host.requests_for("/")) == 1
+        assert min(_gaps(served)) >= DELAY_S - 0.01
+    # the two fetch lists ran side by side on the two task slots
+    spans: dict[str, list[float]] = {}
+    for host in hosts:
+        served = host.requests_for("/page/")
+        span = spans.setdefault(list_of[host.host], [served[0].started, 0.0])
+        span[:] = [min(span[0], served[0].started), max(span[1], served[-1].ended)]
+    assert max(start for start, _ in spans.values()) < min(e for _, e in spans.values())
+
+
+def _gaps(requests: list[Any]) -> list[float]:
+    return [b.started - a.ended for a, b in itertools.pairwise(requests)]
