@@ -81,11 +81,14 @@ def parse_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:
 
     Raises:
         ConfigError: an unknown option, a bad value or a bad config file.
+        RunnerError: the runner's services are missing (``pipelines.runners``).
     """
     ours, beam_flags = split_beam_flags(parser, argv)
     args = parser.parse_args(ours)
     properties = load_properties(args.conf_files, args.defines)
-    return JobArgs(args=args, beam_flags=tuple(beam_flags), properties=properties)
+    job = JobArgs(args=args, beam_flags=tuple(beam_flags), properties=properties)
+    job.pipeline_options()  # the runner's services are checked before any work
+    return job
 
 
 def split_beam_flags(

@@ -120,11 +120,14 @@ def start(rest_port: int, rpc_port: int, pool_port: int) -> dict[str, Any]:
         state = {"rest_port": rest_port, "rpc_port": rpc_port, "pool_port": pool_port}
         _write_conf(rest_port, rpc_port)
     _check_port_is_ours(state)
+    stale = set()
     for name, command in _commands(state).items():
         if not _alive(state, name):
+            if name == "taskmanager":  # those registered now are dead ones
+                stale = _taskmanager_ids(state)
             state[name] = _spawn(name, command)
             _save(state)
-    _wait_until_ready(state)
+    _wait_until_ready(state, stale)
     return status()
 
 
@@ -201,19 +204,34 @@ def _write_conf(rest_port: int, rpc_port: int) -> None:
     )
 
 
-def _wait_until_ready(state: dict[str, Any]) -> None:
+def _wait_until_ready(state: dict[str, Any], stale: set[str]) -> None:
+    """Wait for a TaskManager, and for the JobManager to drop ``stale`` ones.
+
+    A TaskManager killed a moment ago stays registered until its heartbeat
+    times out; a job scheduled on its slots would fail.
+    """
     deadline = time.monotonic() + READY_TIMEOUT_S
-    url = f"http://{HOST}:{state['rest_port']}/overview"
     while time.monotonic() < deadline:
         for name in ("jobmanager", "taskmanager", "worker_pool"):
             if not _alive(state, name):
                 log = RUN / "log" / f"{name}.out"
                 raise FlinkLocalError(f"{name} exited during start; see {log}")
-        overview = _get_json(url)
-        if overview and overview.get("taskmanagers", 0) >= 1:
+        registered = _taskmanager_ids(state)
+        if registered and not registered & stale:
             return
         time.sleep(0.5)
-    raise FlinkLocalError(f"no TaskManager registered in {READY_TIMEOUT_S} s ({url})")
+    raise FlinkLocalError(
+        f"no TaskManager registered in {READY_TIMEOUT_S} s ({_rest(state)})"
+    )
+
+
+def _taskmanager_ids(state: dict[str, Any]) -> set[str]:
+    listed = _get_json(f"{_rest(state)}/taskmanagers") or {}
+    return {tm["id"] for tm in listed.get("taskmanagers", [])}
+
+
+def _rest(state: dict[str, Any]) -> str:
+    return f"http://{HOST}:{state.get('rest_port', 8081)}"
 
 
 def stop() -> None:
@@ -244,7 +262,7 @@ def status() -> dict[str, Any]:
         for name in ("jobmanager", "taskmanager", "worker_pool")
         if name in state
     }
-    rest = f"http://{HOST}:{state.get('rest_port', 8081)}"
+    rest = _rest(state)
     return {
         "flink_version": FLINK_VERSION,
         "beam_version": BEAM_VERSION,
@@ -298,7 +316,7 @@ def _check_beam_version() -> None:
 def _check_port_is_ours(state: dict[str, Any]) -> None:
     if _alive(state, "jobmanager"):
         return
-    if _get_json(f"http://{HOST}:{state['rest_port']}/overview") is not None:
+    if _get_json(f"{_rest(state)}/overview") is not None:
         raise FlinkLocalError(
             f"something else answers on {HOST}:{state['rest_port']}; "
             "stop it or choose --rest-port"
