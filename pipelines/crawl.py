@@ -14,6 +14,7 @@ import logging
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from apache_beam.io.filesystems import FileSystems
 
@@ -42,12 +43,13 @@ def run(argv: Sequence[str] | None = None) -> int:
     )
     for round_number in range(1, args.rounds + 1):
         started = time.monotonic()
+        steps = _Steps()
         generate_args = [crawldb, segments, *shared]
         if args.topN is not None:
             generate_args += ["--topN", str(args.topN)]
         if args.numFetchers is not None:
             generate_args += ["--numFetchers", str(args.numFetchers)]
-        written, selected = generate.execute(_job(generate.parser(), generate_args))
+        written, selected = steps.run("generate", generate, generate_args)
         if not written:
             print(
                 f"crawl: round {round_number}: nothing to fetch, stopping",
@@ -59,16 +61,15 @@ def run(argv: Sequence[str] | None = None) -> int:
             fetch_args = [segment, "--parse", *shared]
             if args.threads is not None:
                 fetch_args += ["--threads", str(args.threads)]
-            for name, count in fetch.execute(_job(fetch.parser(), fetch_args)).items():
+            for name, count in steps.run("fetch", fetch, fetch_args).items():
                 fetched[name] = fetched.get(name, 0) + count
-        updated = updatedb.execute(
-            _job(updatedb.parser(), [crawldb, *written, *shared])
-        )
-        invertlinks.execute(_job(invertlinks.parser(), [linkdb, *written, *shared]))
-        dedup.execute(_job(dedup.parser(), [crawldb, *shared]))
+        updated = steps.run("updatedb", updatedb, [crawldb, *written, *shared])
+        steps.run("invertlinks", invertlinks, [linkdb, *written, *shared])
+        steps.run("dedup", dedup, [crawldb, *shared])
         print(
             _summary(round_number, selected, fetched, updated, started), file=sys.stderr
         )
+        _LOG.info("round %d steps: %s", round_number, steps)
     return 0
 
 
@@ -89,6 +90,25 @@ def _summary(
         f"fetched {statuses or 'nothing'}, new urls {updated.get('urls_added', 0)}, "
         f"{time.monotonic() - started:.1f} s"
     )
+
+
+class _Steps:
+    """Runs a round's jobs and keeps their wall times, for the log."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def run(self, name: str, module: Any, argv: list[str]) -> Any:
+        """``module.execute`` on ``argv`` parsed by ``module.parser()``."""
+        started = time.monotonic()
+        try:
+            return module.execute(_job(module.parser(), argv))
+        finally:
+            took = time.monotonic() - started
+            self.seconds[name] = self.seconds.get(name, 0.0) + took
+
+    def __str__(self) -> str:
+        return ", ".join(f"{name} {s:.1f} s" for name, s in self.seconds.items())
 
 
 def _shared_flags(job: JobArgs) -> list[str]:
