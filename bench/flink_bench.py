@@ -31,9 +31,9 @@ import time
 from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from synthweb import SyntheticWeb  # noqa: E402
+from synthweb import SyntheticWeb
 
-from pipelines.demo import DEMO_PROPERTIES, DemoSite  # noqa: E402
+from pipelines.demo import DEMO_PROPERTIES, DemoSite
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _ROUND = re.compile(r"^crawl: round (\d+): generated (\d+), fetched (.*), new urls")

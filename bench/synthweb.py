@@ -30,10 +30,28 @@ from types import TracebackType
 PORT = 18800
 LINKS = 30
 CROSS_HOST_LINKS = 3
-_WORDS = (
-    "harbour lighthouse keeper storm beacon tide rope anchor gull lantern "
-    "fog cliff chart compass vessel crew shore signal night watch"
-).split()
+_WORDS = [
+    "harbour",
+    "lighthouse",
+    "keeper",
+    "storm",
+    "beacon",
+    "tide",
+    "rope",
+    "anchor",
+    "gull",
+    "lantern",
+    "fog",
+    "cliff",
+    "chart",
+    "compass",
+    "vessel",
+    "crew",
+    "shore",
+    "signal",
+    "night",
+    "watch",
+]
 
 
 def host_address(host: int) -> str:
