@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+import grpc
 from apache_beam.metrics.metric import MetricsFilter
 from apache_beam.options.pipeline_options import (
     PipelineOptions,
@@ -179,8 +180,15 @@ def now_ms() -> int:
 
 
 def counters(result: PipelineResult, namespace: str) -> dict[str, int]:
-    """The committed (or else attempted) values of a namespace's counters."""
-    query = result.metrics().query(MetricsFilter().with_namespace(namespace))
+    """The committed (or else attempted) values of a namespace's counters.
+
+    A runner that cannot report metrics gives none; a warning says so, once.
+    """
+    try:
+        query = result.metrics().query(MetricsFilter().with_namespace(namespace))
+    except (NotImplementedError, grpc.RpcError) as exc:
+        _no_counters(type(result).__name__, type(exc).__name__)
+        return {}
     values: dict[str, int] = {}
     for counter in query["counters"]:
         value = (
@@ -191,6 +199,17 @@ def counters(result: PipelineResult, namespace: str) -> dict[str, int]:
     return values
 
 
+@functools.cache
+def _no_counters(result_type: str, error: str) -> None:
+    _LOG.warning(
+        "the runner reported no counters (%s from %s): job summaries lack them",
+        error,
+        result_type,
+    )
+
+
 def describe(values: dict[str, Any]) -> str:
     """``name=value`` pairs in name order, for a one-line job summary."""
+    if not values:
+        return "no counters"
     return ", ".join(f"{name}={values[name]}" for name in sorted(values))

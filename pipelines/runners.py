@@ -57,8 +57,8 @@ def prepare(options: PipelineOptions) -> PipelineOptions:
     portable = options.view_as(PortableOptions)
     if portable.job_endpoint and portable.job_endpoint != "embed":
         _check_listening(portable.job_endpoint, "job service (--job_endpoint)")
-    if runner.split(".")[-1] not in ("FlinkRunner", "FlinkRunner()"):
-        return options
+    if runner.rsplit(".", 1)[-1].lower() not in ("flink", "flinkrunner"):
+        return options  # Beam's names for it, as create_runner reads them
     flink = options.view_as(FlinkRunnerOptions)
     if flink.flink_master not in MAGIC_HOST_NAMES:
         check_flink_cluster(flink.flink_master, flink.flink_version)
@@ -118,6 +118,8 @@ def _shared_job_server(options: PipelineOptions) -> str:
             *(settings[name] for name in sorted(_JOB_SERVER_OPTIONS)),
         )
     )
+    if key in _JOB_SERVERS and _not_listening(_JOB_SERVERS[key][1]):
+        _JOB_SERVERS.pop(key)[0].stop()  # it died: start another
     if key not in _JOB_SERVERS:
         if not _JOB_SERVERS:
             atexit.register(stop_job_servers)
@@ -164,14 +166,21 @@ def _check_jar(jar: str | None) -> None:
 
 
 def _check_listening(endpoint: str, what: str) -> None:
+    problem = _not_listening(endpoint)
+    if problem:
+        raise RunnerError(f"no {what} listens at {endpoint} ({problem})")
+
+
+def _not_listening(endpoint: str) -> str | None:
+    """Why nothing accepts a connection at ``host:port``; None if something does."""
     host, _, port = endpoint.rpartition(":")
     try:
         with socket.create_connection(
             (host or "localhost", int(port)), timeout=_CHECK_TIMEOUT_S
         ):
-            return
+            return None
     except (OSError, ValueError) as exc:
-        raise RunnerError(f"no {what} listens at {endpoint} ({exc})") from None
+        return str(exc)
 
 
 def failed_job_reason(exc: BaseException) -> str | None:

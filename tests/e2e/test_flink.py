@@ -24,6 +24,7 @@ from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES
 from tests.avrofiles import read_pages
 from tests.crawlrecords import crawl_records, without_wall_clock
+from tests.processes import children_of
 
 FLAGS = [f"-D{p}" for p in DEMO_PROPERTIES] + ["-Dfetcher.server.delay=0.05"]
 CLOCK = ["-Dinjector.current.time=1700000000000", "-Dgenerate.curTime=1700000000000"]
@@ -144,6 +145,17 @@ def test_every_job_on_flink_writes_the_direct_runners_records(
     dumped = _dumped(d / "out")
     assert sorted(dumped) == ["fetch", "generate", "parse"]
     assert _dumped(f / "out") == dumped
+    # one Beam job server (a JVM) started for all the jobs above
+    assert len(_job_servers()) == 1
+
+
+def _job_servers() -> list[int]:
+    """This process's children that run Beam's Flink job server jar."""
+    return [
+        pid
+        for pid, cmdline in children_of(os.getpid()).items()
+        if b"job-server" in cmdline
+    ]
 
 
 def _dumped(directory: Path) -> dict[str, list[str]]:

@@ -26,6 +26,7 @@ from tests.avrofiles import read_pages
 from tests.conftest import with_python_on_path
 from tests.crawlrecords import without_wall_clock
 from tests.e2e.test_flink import FLAGS, PAGES
+from tests.processes import children_of
 
 REST = "http://127.0.0.1:8081"
 
@@ -122,16 +123,7 @@ def test_taskmanager_killed_in_updatedb_leaves_the_crawldb_whole(
 
 def _sdk_workers(pool: int) -> list[int]:
     """The worker pool's children: the Python SDK workers it started."""
-    children = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path("/proc", entry, "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pool:
-                children.append(int(entry))
-    return children
+    return list(children_of(pool))
 
 
 def test_sdk_worker_killed_in_fetch_leaves_the_segment_unfetched(

@@ -1,7 +1,14 @@
 import pytest
+from apache_beam.runners.runner import PipelineResult, PipelineState
 
 from crawllib.errors import ConfigError
-from pipelines.options import job_parser, parse_job_args, split_beam_flags
+from pipelines.options import (
+    counters,
+    describe,
+    job_parser,
+    parse_job_args,
+    split_beam_flags,
+)
 
 
 def _parser():
@@ -52,3 +59,12 @@ def test_parse_job_args_loads_properties_and_beam_options():
 def test_argparse_errors_are_one_line_user_errors():
     with pytest.raises(ConfigError, match="invalid int value"):
         parse_job_args(_parser(), ["db", "--topN", "many"])
+
+
+def test_a_runner_without_metrics_gives_no_counters_and_says_so(caplog):
+    # Beam's own base result: a runner that does not implement metrics()
+    result = PipelineResult(PipelineState.DONE)
+    assert counters(result, "Fetcher") == {}
+    assert "the runner reported no counters (NotImplementedError" in caplog.text
+    assert describe({}) == "no counters"
+    assert describe({"b": 2, "a": 1}) == "a=1, b=2"
