@@ -102,7 +102,7 @@ def _report(name: str, direct: Crawl, flink: Crawl) -> None:
         print(f"| {label} | {d:.1f} s | {f:.1f} s | {f / d:.1f}x |")
     print(
         f"| pages fetched (HTTP 200) | {direct.pages} | {flink.pages} | |\n"
-        f"| pages/s | {direct.pages_per_s:.1f} | {flink.pages_per_s:.1f} | "
+        f"| pages/s | {direct.pages_per_s:.2f} | {flink.pages_per_s:.2f} | "
         f"{flink.pages_per_s / direct.pages_per_s:.2f}x |"
     )
 
@@ -143,14 +143,14 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--submissions", type=int, default=5)
-    parser.add_argument("--environment", choices=("external", "loopback"),
-                        default="external")  # fmt: skip
+    parser.add_argument(
+        "--environment",
+        choices=("external", "loopback"),
+        default="external",
+        help="where the crawls' Python code runs on Flink",
+    )
     args = parser.parse_args()
-    flink = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "scripts", "flinklocal.py"), "flags",
-         "--environment", args.environment],
-        capture_output=True, text=True, check=True,
-    ).stdout.split()  # fmt: skip
+    flink = _flink_flags(args.environment)
 
     demo = DemoSite().start()
     try:
@@ -172,9 +172,21 @@ def main() -> None:
     print("\n## fixed cost of one job (readdb --stats of one record, medians)\n")
     print("| | new process per job | jobs in one process |")
     print("|---|---|---|")
-    for name, flags in (("DirectRunner", []), ("Flink", flink)):
+    for name, flags in (
+        ("DirectRunner", []),
+        ("Flink, LOOPBACK workers", _flink_flags("loopback")),
+        ("Flink, EXTERNAL workers", _flink_flags("external")),
+    ):
         fresh, shared = _submissions(args.submissions, flags)
         print(f"| {name} | {fresh:.1f} s | {shared:.1f} s |")
+
+
+def _flink_flags(environment: str) -> list[str]:
+    return subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "flinklocal.py"), "flags",
+         "--environment", environment],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 _NOISE = ("apitools not found",)
-_HANG_UP_THREAD = "read_grpc_client_inputs"
+_HANG_UP_THREADS = ("read_grpc_client_inputs", "run_worker_")  # Beam's names
 _HANG_UP_MESSAGE = "Failed to read inputs in the data plane"
 
 
@@ -50,7 +50,8 @@ class _DropNoise(logging.Filter):
 
     Those are import-time warnings, and the traceback an in-process
     (LOOPBACK) worker logs when the runner hangs up its data channel at the
-    end of a job before the worker closed it: a race in Beam, not a failure.
+    end of a job before the worker closed it: a race in Beam, not a failure
+    (a job that really fails says so through its state).
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -66,14 +67,17 @@ def _is_hang_up(exc: BaseException | None) -> bool:
 
 
 def _ignore_hang_ups() -> None:
-    """Keep the data channel's hang-up (above) from printing as a thread crash."""
+    """Keep an in-process worker's hang-up (above) from printing as a thread crash.
+
+    Its data and control threads end with the CANCELLED call they were in.
+    """
     previous = threading.excepthook
     if getattr(previous, "beamcrawl_hang_ups", False):
         return
 
     def hook(args: threading.ExceptHookArgs) -> None:
-        thread_name = args.thread.name if args.thread else ""
-        if thread_name != _HANG_UP_THREAD or not _is_hang_up(args.exc_value):
+        name = args.thread.name if args.thread else ""
+        if not name.startswith(_HANG_UP_THREADS) or not _is_hang_up(args.exc_value):
             previous(args)
 
     hook.beamcrawl_hang_ups = True  # type: ignore[attr-defined]
