@@ -1,7 +1,7 @@
 """Flink benchmark: the same crawls on the DirectRunner and on a local Flink cluster.
 
 Usage: python bench/flink_bench.py [--hosts 8] [--pages 50] [--rounds 10]
-       [--submissions 5] [--environment external|loopback]
+       [--submissions 5] [--no-demo] [--environment external|loopback]
 
 Needs the cluster of ``scripts/flink-local start`` (two task slots). In one
 run, each crawl runs as a ``beamcrawl crawl`` command on the DirectRunner,
@@ -142,7 +142,8 @@ def main() -> None:
     parser.add_argument("--hosts", type=int, default=8)
     parser.add_argument("--pages", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--submissions", type=int, default=5)
+    parser.add_argument("--submissions", type=int, default=5, help="0: skip")
+    parser.add_argument("--no-demo", dest="demo", action="store_false")
     parser.add_argument(
         "--environment",
         choices=("external", "loopback"),
@@ -152,6 +153,14 @@ def main() -> None:
     args = parser.parse_args()
     flink = _flink_flags(args.environment)
 
+    if args.demo:
+        _demo(flink)
+    _synthetic(args, flink)
+    if args.submissions:
+        _fixed_costs(args.submissions)
+
+
+def _demo(flink: list[str]) -> None:
     demo = DemoSite().start()
     try:
         props = [f"-D{p}" for p in DEMO_PROPERTIES] + ["-Dfetcher.server.delay=0.05"]
@@ -161,6 +170,8 @@ def main() -> None:
     finally:
         demo.stop()
 
+
+def _synthetic(args: argparse.Namespace, flink: list[str]) -> None:
     props = ["-Dhttp.agent.name=beamcrawl-bench", "-Dfetcher.server.delay=0",
              "-Dfetcher.threads.fetch=16", "-Dfetcher.threads.per.queue=1"]  # fmt: skip
     with SyntheticWeb(args.hosts, args.pages) as web:
@@ -169,6 +180,8 @@ def main() -> None:
         _report(f"synthetic web, {args.hosts} hosts x {args.pages} pages, to "
                 "exhaustion", direct, on_flink)  # fmt: skip
 
+
+def _fixed_costs(submissions: int) -> None:
     print("\n## fixed cost of one job (readdb --stats of one record, medians)\n")
     print("| | new process per job | jobs in one process |")
     print("|---|---|---|")
@@ -177,7 +190,7 @@ def main() -> None:
         ("Flink, LOOPBACK workers", _flink_flags("loopback")),
         ("Flink, EXTERNAL workers", _flink_flags("external")),
     ):
-        fresh, shared = _submissions(args.submissions, flags)
+        fresh, shared = _submissions(submissions, flags)
         print(f"| {name} | {fresh:.1f} s | {shared:.1f} s |")
 
 

@@ -40,7 +40,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("pipelines.demo", "crawl a bundled sample site served on loopback"),
 }
 
-_NOISE = ("apitools not found",)
+_NOISE = (
+    "apitools not found",
+    # Beam 2.62 type-checks its own Top combiner's DoFn when a pipeline is
+    # translated for a portable runner, and warns about it
+    "No iterator is returned by the process method",
+)
 _HANG_UP_THREADS = ("read_grpc_client_inputs", "run_worker_")  # Beam's names
 _HANG_UP_MESSAGE = "Failed to read inputs in the data plane"
 
@@ -48,7 +53,7 @@ _HANG_UP_MESSAGE = "Failed to read inputs in the data plane"
 class _DropNoise(logging.Filter):
     """Drop Beam's messages that say nothing about the job.
 
-    Those are import-time warnings, and the traceback an in-process
+    Those are warnings about Beam's own code, and the traceback an in-process
     (LOOPBACK) worker logs when the runner hangs up its data channel at the
     end of a job before the worker closed it: a race in Beam, not a failure
     (a job that really fails says so through its state).

@@ -191,7 +191,12 @@ def _write_conf(rest_port: int, rpc_port: int) -> None:
         "taskmanager.bind-host": HOST,
         "taskmanager.host": HOST,
         "taskmanager.numberOfTaskSlots": SLOTS,
-        "taskmanager.memory.process.size": "2560m",
+        "taskmanager.memory.process.size": "3072m",
+        # Beam's Fn API (gRPC over netty) streams elements to the Python
+        # workers through direct buffers: Flink's default of no task
+        # off-heap memory ends a 10,000-page fetch in "Direct buffer memory"
+        "taskmanager.memory.task.off-heap.size": "512m",
+        "taskmanager.memory.managed.fraction": 0.25,
         # a job of many shuffles (generate, readseg --dump) runs many blocking
         # partitions at once, each taking sort-shuffle's minimum of buffers:
         # more network memory than Flink's default 64 MB, a smaller minimum
