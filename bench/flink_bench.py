@@ -79,7 +79,7 @@ def _crawl(seeds: list[str], rounds: int, flags: list[str]) -> Crawl:
             crawl.pages += int(success.group(1)) if success else 0
         elif match := _STEPS.search(line):
             for step in match.group(2).split(", "):
-                name, seconds, _ = step.split(" ")
+                name, seconds = step.split(" ")[:2]
                 crawl.steps[name] = crawl.steps.get(name, 0.0) + float(seconds)
                 crawl.rounds[int(match.group(1))] = crawl.rounds.get(
                     int(match.group(1)), 0.0

@@ -11,6 +11,7 @@ any runner. One summary line per round.
 from __future__ import annotations
 
 import logging
+import resource
 import sys
 import time
 from collections.abc import Sequence
@@ -93,22 +94,37 @@ def _summary(
 
 
 class _Steps:
-    """Runs a round's jobs and keeps their wall times, for the log."""
+    """Runs a round's jobs and keeps their wall and CPU times, for the log.
+
+    CPU is this process's and its finished children's (user + system).
+    """
 
     def __init__(self) -> None:
-        self.seconds: dict[str, float] = {}
+        self.seconds: dict[str, tuple[float, float]] = {}
 
     def run(self, name: str, module: Any, argv: list[str]) -> Any:
         """``module.execute`` on ``argv`` parsed by ``module.parser()``."""
-        started = time.monotonic()
+        started, cpu_started = time.monotonic(), _cpu_s()
         try:
             return module.execute(_job(module.parser(), argv))
         finally:
-            took = time.monotonic() - started
-            self.seconds[name] = self.seconds.get(name, 0.0) + took
+            wall, cpu = self.seconds.get(name, (0.0, 0.0))
+            self.seconds[name] = (
+                wall + time.monotonic() - started,
+                cpu + _cpu_s() - cpu_started,
+            )
 
     def __str__(self) -> str:
-        return ", ".join(f"{name} {s:.1f} s" for name, s in self.seconds.items())
+        return ", ".join(
+            f"{name} {wall:.1f} s cpu {cpu:.1f} s"
+            for name, (wall, cpu) in self.seconds.items()
+        )
+
+
+def _cpu_s() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _shared_flags(job: JobArgs) -> list[str]:
