@@ -21,13 +21,17 @@ class Rejection(enum.Enum):
 class UrlCleaner:
     """Nutch's ``URLNormalizers.normalize`` then ``URLFilters.filter`` for a scope.
 
-    Build once per worker (it compiles the rules), call per URL.
+    Build once per worker (it compiles the rules), call per URL. The outcome
+    of the last ``cache_size`` distinct URLs is remembered: a crawl's pages
+    link to the same targets over and over (80,930 links over 200 pages had
+    21,068 distinct targets), and cleaning one costs a dozen regex searches.
 
     Args:
         config: normalizer and filter settings.
         scope: the normalizer scope (``inject``, ``generate_host_count`` ...).
         normalize: run the normalizers (generate's ``--noNorm`` turns this off).
         filter_urls: run the filters (generate's ``--noFilter`` turns this off).
+        cache_size: how many URLs' outcomes to remember (0: none).
     """
 
     def __init__(
@@ -36,12 +40,25 @@ class UrlCleaner:
         scope: str,
         normalize: bool = True,
         filter_urls: bool = True,
+        cache_size: int = 1 << 16,
     ) -> None:
         self._normalizers = UrlNormalizers(config, scope) if normalize else None
         self._filters = UrlFilters(config) if filter_urls else None
+        self._cache: dict[str, str | Rejection] = {}
+        self._cache_size = cache_size
 
     def clean(self, url: str) -> str | Rejection:
         """The normalized URL if it passes the filters, else why it did not."""
+        outcome = self._cache.get(url)
+        if outcome is None:
+            outcome = self._clean(url)
+            if self._cache_size:
+                if len(self._cache) >= self._cache_size:
+                    self._cache.clear()  # bounded; a crawl refills it at once
+                self._cache[url] = outcome
+        return outcome
+
+    def _clean(self, url: str) -> str | Rejection:
         if self._normalizers is not None:
             normalized = self._normalizers.normalize(url)
             if normalized is None:

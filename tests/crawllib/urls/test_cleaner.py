@@ -25,3 +25,21 @@ def test_normalizing_and_filtering_can_be_turned_off():
     off = UrlCleaner(CONFIG, "x", normalize=False, filter_urls=False)
     assert off.clean(raw) == raw
     assert UrlCleaner(CONFIG, "x", filter_urls=False).clean(raw) == "http://a.com/x.gif"
+
+
+def test_remembered_outcomes_are_the_outcomes_and_the_memory_is_bounded():
+    urls = [
+        "HTTP://Example.COM:80/a/../b.html",
+        "http://example.com/logo.png",
+        "htp:/broken",
+        "http://example.com/b.html",
+    ] * 3
+    remembering = UrlCleaner(CONFIG, "outlink", cache_size=3)
+    forgetting = UrlCleaner(CONFIG, "outlink", cache_size=0)
+    assert [remembering.clean(u) for u in urls] == [forgetting.clean(u) for u in urls]
+    assert (
+        remembering.clean("HTTP://Example.COM:80/a/../b.html")
+        == "http://example.com/b.html"
+    )
+    assert len(remembering._cache) <= 3
+    assert forgetting._cache == {}
