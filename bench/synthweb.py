@@ -59,23 +59,25 @@ def host_address(host: int) -> str:
     return f"127.0.0.{host + 1}"
 
 
-def page_url(host: int, page: int) -> str:
+def page_url(host: int, page: int, port: int = PORT) -> str:
     """The URL of page ``page`` of host ``host``."""
-    return f"http://{host_address(host)}:{PORT}/p{page}.html"
+    return f"http://{host_address(host)}:{port}/p{page}.html"
 
 
-def page_html(host: int, page: int, hosts: int, pages: int, seed: int = 1) -> bytes:
+def page_html(
+    host: int, page: int, hosts: int, pages: int, seed: int = 1, port: int = PORT
+) -> bytes:
     """Page ``page`` of host ``host``: ~15 KB of HTML, ~30 links."""
     rng = random.Random(f"{seed}/{host}/{page}")
-    links = [page_url(host, (page + 1) % pages)]
+    links = [page_url(host, (page + 1) % pages, port)]
     links += [
-        page_url(host, rng.randrange(pages))
+        page_url(host, rng.randrange(pages), port)
         for _ in range(LINKS - 1 - CROSS_HOST_LINKS)
     ]
     if hosts > 1:
         others = [h for h in range(hosts) if h != host]
         links += [
-            page_url(rng.choice(others), rng.randrange(pages))
+            page_url(rng.choice(others), rng.randrange(pages), port)
             for _ in range(CROSS_HOST_LINKS)
         ]
     paragraphs = []
@@ -110,13 +112,13 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-def serve(hosts: int, pages: int) -> None:
+def serve(hosts: int, pages: int, port: int = PORT) -> None:
     """Serve every host on its address until killed; print ``ready``."""
     for host in range(hosts):
-        server = ThreadingHTTPServer((host_address(host), PORT), _Handler)
+        server = ThreadingHTTPServer((host_address(host), port), _Handler)
         server.daemon_threads = True
         server.pages = {  # type: ignore[attr-defined]
-            f"/p{page}.html": page_html(host, page, hosts, pages)
+            f"/p{page}.html": page_html(host, page, hosts, pages, port=port)
             for page in range(pages)
         }
         threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -127,15 +129,16 @@ def serve(hosts: int, pages: int) -> None:
 class SyntheticWeb:
     """The web served by a child process (not sharing the crawler's GIL)."""
 
-    def __init__(self, hosts: int, pages: int) -> None:
+    def __init__(self, hosts: int, pages: int, port: int = PORT) -> None:
         self.hosts = hosts
         self.pages = pages
+        self.port = port
         self._process: subprocess.Popen[str] | None = None
 
     @property
     def seeds(self) -> list[str]:
         """Each host's first page."""
-        return [page_url(host, 0) for host in range(self.hosts)]
+        return [page_url(host, 0, self.port) for host in range(self.hosts)]
 
     @property
     def size(self) -> int:
@@ -144,7 +147,7 @@ class SyntheticWeb:
 
     def __enter__(self) -> SyntheticWeb:
         command = [sys.executable, __file__, "--hosts", str(self.hosts)]
-        command += ["--pages", str(self.pages)]
+        command += ["--pages", str(self.pages), "--port", str(self.port)]
         self._process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         assert self._process.stdout is not None
         if self._process.stdout.readline().strip() != "ready":
@@ -160,11 +163,14 @@ class SyntheticWeb:
         if self._process is not None:
             self._process.kill()  # by its pid
             self._process.wait()
+            if self._process.stdout is not None:
+                self._process.stdout.close()
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="serve the synthetic web")
     parser.add_argument("--hosts", type=int, default=40)
     parser.add_argument("--pages", type=int, default=250)
+    parser.add_argument("--port", type=int, default=PORT)
     args = parser.parse_args()
-    serve(args.hosts, args.pages)
+    serve(args.hosts, args.pages, args.port)

@@ -39,12 +39,15 @@ class DemoSite:
 
     main_host: str = "127.0.0.1"
     blog_host: str = "127.0.0.2"
+    ports: tuple[int, int] = (0, 0)
+    """Main's and blog's ports; 0 picks free ones."""
     servers: dict[str, ThreadingHTTPServer] = field(default_factory=dict)
 
     def start(self) -> DemoSite:
-        """Serve both hosts on free ports, in daemon threads."""
-        for name, host in (("main", self.main_host), ("blog", self.blog_host)):
-            server = ThreadingHTTPServer((host, 0), _Handler)
+        """Serve both hosts on their ports, in daemon threads."""
+        hosts = (("main", self.main_host), ("blog", self.blog_host))
+        for (name, host), port in zip(hosts, self.ports, strict=True):
+            server = ThreadingHTTPServer((host, port), _Handler)
             server.daemon_threads = True
             server.site = self  # type: ignore[attr-defined]
             server.root = name  # type: ignore[attr-defined]
