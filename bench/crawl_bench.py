@@ -131,10 +131,12 @@ class NginxWeb:
             handle.write(_nginx_conf(self.work, self.hosts))
         self._process = subprocess.Popen(["nginx", "-c", conf, "-p", self.work])
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and self._process.poll() is None:
             with socket.socket() as sock:
                 if sock.connect_ex((host_address(self.hosts - 1), PORT)) == 0:
-                    return self
+                    time.sleep(0.2)  # still running: the port is nginx's own
+                    if self._process.poll() is None:
+                        return self
             time.sleep(0.1)
         raise SystemExit("nginx did not start; see nginx-error.log")
 

@@ -14,10 +14,14 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 
 
+_FLOAT = struct.Struct("f")
+_PACK, _UNPACK = _FLOAT.pack, _FLOAT.unpack
+
+
 def f32(value: float) -> float:
     """``value`` rounded to single precision, as a Java ``float``."""
     try:
-        result: float = struct.unpack("f", struct.pack("f", value))[0]
+        result: float = _UNPACK(_PACK(value))[0]
     except OverflowError:
         return math.copysign(math.inf, value)
     return result

@@ -14,6 +14,7 @@ and cash are what Nutch would write (``score`` is an Avro ``float`` too).
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from collections.abc import Iterable, Sequence
@@ -130,6 +131,7 @@ def update_score(page: WebPage, inlink_scores: Iterable[float]) -> WebPage:
     return with_cash({**page, "score": new_score}, cash_of(page) + adjust)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _lower_host(url: str) -> str | None:
     """The host as ``java.net.URL.getHost`` gives it, lowercased; None if malformed.
 

@@ -21,7 +21,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 
-from crawllib.config import FetcherConfig, ParseConfig
+from crawllib.config import FetcherConfig
 from crawllib.errors import CrawlError
 from crawllib.fetcher import Fetcher
 from crawllib.protocol.registry import Protocols
@@ -29,7 +29,7 @@ from crawllib.protocol.robots import RobotsCache
 from crawllib.selection import PARTITION_MARKER
 from crawllib.status import protocol_status_label
 from crawllib.webpage import WebPage
-from pipelines import io
+from pipelines import io, parse
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -119,7 +119,7 @@ def execute(job: JobArgs) -> dict[str, int]:
     target = FileSystems.join(segment, FETCH)
     if FileSystems.exists(target):
         raise CrawlError(f"segment {segment} is already fetched ({target} exists)")
-    parse_config = ParseConfig.from_properties(job.properties) if config.parse else None
+    parse_config = parse.parse_config(job) if config.parse else None
     stages = {FETCH: FileSystems.join(segment, f".{FETCH}.tmp")}
     if parse_config is not None:
         stages[PARSE] = FileSystems.join(segment, f".{PARSE}.tmp")

@@ -27,7 +27,10 @@ import time
 from collections.abc import Iterator
 
 import apache_beam as beam
-from apache_beam.io.avroio import ReadFromAvro, WriteToAvro
+import fastavro.write
+from apache_beam.io import iobase
+from apache_beam.io.avroio import ReadFromAvro, _FastAvroSink
+from apache_beam.io.filebasedsink import FileBasedSink
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.pvalue import PBegin, PCollection
@@ -69,12 +72,35 @@ class WriteWebPages(beam.PTransform[PCollection[WebPage], PCollection[str]]):
         self._num_shards = num_shards
 
     def expand(self, pages: PCollection[WebPage]) -> PCollection[str]:
-        return pages | "WriteAvro" >> WriteToAvro(
+        sink = _DeflateAvroSink(
             FileSystems.join(self._directory, PART_PREFIX),
-            schema=schema(),
-            file_name_suffix=PART_SUFFIX,
-            num_shards=self._num_shards,
-            shard_name_template="-SSSSS-of-NNNNN",
+            schema(),
+            "deflate",
+            PART_SUFFIX,
+            self._num_shards,
+            "-SSSSS-of-NNNNN",
+            "application/x-avro",
+        )
+        return pages | "WriteAvro" >> iobase.Write(sink)
+
+
+DEFLATE_LEVEL = 1
+"""zlib level of the Avro blocks: 1 writes 2.5x faster than Beam's 6, 20% larger."""
+SYNC_INTERVAL = 256 * 1024
+"""Bytes per Avro block: bigger blocks win back some of level 1's size."""
+
+
+class _DeflateAvroSink(_FastAvroSink):
+    """Beam's fastavro sink (what ``WriteToAvro`` writes with), at a faster level."""
+
+    def open(self, temp_path: str) -> fastavro.write.Writer:
+        self.file_handle = FileBasedSink.open(self, temp_path)
+        return fastavro.write.Writer(
+            self.file_handle,
+            self._schema,
+            self._codec,
+            sync_interval=SYNC_INTERVAL,
+            compression_level=DEFLATE_LEVEL,
         )
 
 

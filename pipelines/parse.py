@@ -9,7 +9,9 @@ With ``--resume`` the pages an earlier parse already parsed (parse mark in
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 
@@ -17,15 +19,19 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
+from apache_beam.transforms.window import GlobalWindows
+from apache_beam.utils.windowed_value import WindowedValue
 
 from crawllib.config import ParseConfig
 from crawllib.errors import CrawlError
+from crawllib.parsepool import ParseBatch, parse_without_content
 from crawllib.parsing import PageParser, Skip, skip_reason
 from crawllib.status import Mark, ParseMajor
 from crawllib.webpage import WebPage
-from pipelines import io
+from pipelines import io, runners
 from pipelines.options import (
     ArgumentParser,
+    JobArgs,
     counters,
     describe,
     job_parser,
@@ -60,6 +66,8 @@ class Parse(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
 
 
 class _ParseFn(beam.DoFn):
+    """Parses in this thread, or in ``config.processes`` worker processes."""
+
     def __init__(self, config: ParseConfig, resume: bool, force: bool) -> None:
         self._config = config
         self._resume = resume
@@ -68,19 +76,34 @@ class _ParseFn(beam.DoFn):
     def setup(self) -> None:
         self._parser = PageParser(self._config)
 
+    def start_bundle(self) -> None:
+        processes = self._config.processes
+        self._batch = ParseBatch(self._config, processes) if processes > 0 else None
+
     def process(self, page: WebPage) -> Iterator[WebPage]:
         reason = skip_reason(page, self._config, self._resume, self._force)
         if reason is not None:
             Metrics.counter(SKIP_NAMESPACE, reason.name.lower()).inc()
             return
-        parsed = self._parser.parse_page(page)
-        status = parsed["parseStatus"]
-        if status is not None:
-            Metrics.counter(NAMESPACE, ParseMajor(status["majorCode"]).label).inc()
-        yield {**parsed, "content": None}
+        if self._batch is None:
+            yield _counted(parse_without_content(self._parser, page))
+        else:
+            yield from map(_counted, self._batch.submit(page))
+
+    def finish_bundle(self) -> Iterator[WindowedValue]:
+        if self._batch is not None:
+            for parsed in self._batch.drain():
+                yield GlobalWindows.windowed_value(_counted(parsed))
 
     def teardown(self) -> None:
         self._parser.close()
+
+
+def _counted(parsed: WebPage) -> WebPage:
+    status = parsed["parseStatus"]
+    if status is not None:
+        Metrics.counter(NAMESPACE, ParseMajor(status["majorCode"]).label).inc()
+    return parsed
 
 
 class _KeepParsedFn(beam.DoFn):
@@ -106,11 +129,26 @@ def _parsed_before(page: WebPage) -> bool:
     return bool(page["markers"].get(Mark.PARSE.value))
 
 
+def parse_config(job: JobArgs) -> ParseConfig:
+    """The job's parse settings; ``parser.processes`` -1 chosen for its runner.
+
+    On a local runner the pages are parsed in one worker process per core
+    (none on a single core); elsewhere the runner's workers are the
+    parallelism and pages are parsed in their own threads.
+    """
+    config = ParseConfig.from_properties(job.properties)
+    if config.processes >= 0:
+        return config
+    cores = len(os.sched_getaffinity(0))
+    local = runners.is_local(job.pipeline_options())
+    return dataclasses.replace(config, processes=cores if local and cores > 1 else 0)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl parse SEGMENT``: write ``SEGMENT/parse``; print a summary."""
     parser = _parser()
     job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
-    config = ParseConfig.from_properties(job.properties)
+    config = parse_config(job)
     PageParser(config).close()  # a bad rule file fails here, not on a worker
     segment, args = job.args.segment, job.args
     source = FileSystems.join(segment, FETCH)

@@ -69,6 +69,15 @@ def prepare(options: PipelineOptions) -> PipelineOptions:
     return options
 
 
+def is_local(options: PipelineOptions) -> bool:
+    """Whether the job runs in this process: the DirectRunner (Beam's default)."""
+    runner = options.view_as(StandardOptions).runner or "DirectRunner"
+    portable = options.view_as(PortableOptions)
+    name = runner.rsplit(".", 1)[-1].lower()
+    embedded = portable.job_endpoint in (None, "embed")
+    return name in ("directrunner", "direct", "switchingdirectrunner") and embedded
+
+
 def check_flink_cluster(master: str, flink_version: str | None) -> dict[str, Any]:
     """The cluster's REST ``/overview``; it must answer and run ``flink_version``.
 

@@ -19,6 +19,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
+from apache_beam.transforms.window import GlobalWindows
 
 from crawllib.config import UpdateConfig
 from crawllib.errors import CrawlError
@@ -67,7 +68,7 @@ class UpdateDb(
         config = self._config
         chosen = (
             records
-            | "KeyRecords" >> beam.Map(lambda page: (page["url"], page))
+            | "KeyRecords" >> beam.Map(_keyed_without_bulk)
             | "GroupRecords" >> beam.GroupByKey()
             | "ChooseAndLink"
             >> beam.ParDo(_ChooseAndLinkFn(config)).with_outputs(
@@ -86,10 +87,25 @@ class UpdateDb(
         )
 
 
+def _keyed_without_bulk(page: WebPage) -> tuple[str, WebPage]:
+    """``(url, page)`` without the content and text the crawldb never keeps.
+
+    A fetched page's content is most of its size; the shuffle need not carry it.
+    """
+    return page["url"], {**page, "content": None, "text": None}
+
+
 class _ChooseAndLinkFn(beam.DoFn):
-    """One record per URL from the segments; its outlinks as OPIC-scored links."""
+    """One record per URL from the segments; its outlinks as OPIC-scored links.
+
+    The links are gathered by target over the bundle and given out as one
+    ``(target, links)`` element per target: a page's ~30 outlinks point
+    mostly to pages other pages link to too, and Beam's cost is per element.
+    """
 
     rejected = Metrics.counter(NAMESPACE, "links_rejected")
+    MAX_GATHERED = 200_000
+    """Links held before the gathered ones are given out (memory bound)."""
 
     def __init__(self, config: UpdateConfig) -> None:
         self._config = config
@@ -103,6 +119,10 @@ class _ChooseAndLinkFn(beam.DoFn):
             filter_urls=config.filter_urls,
         )
 
+    def start_bundle(self) -> None:
+        self._gathered: dict[str, list[tuple[str, str, float, int]]] = {}
+        self._count = 0
+
     def process(
         self, grouped: tuple[str, Iterable[WebPage]]
     ) -> Iterator[tuple[str, WebPage] | TaggedOutput]:
@@ -112,13 +132,26 @@ class _ChooseAndLinkFn(beam.DoFn):
             return
         record, links = links_from(record, self._config)
         yield url, record
+        gathered = self._gathered
         for target, inlink in links:
             cleaned = self._cleaner.clean(target)
             if isinstance(cleaned, str):
                 link = (inlink.source, inlink.anchor, inlink.score, inlink.distance)
-                yield TaggedOutput("links", (cleaned, link))
+                gathered.setdefault(cleaned, []).append(link)
             else:
                 self.rejected.inc()
+        self._count += len(links)
+        if self._count >= self.MAX_GATHERED:
+            for target_links in self._given_out():
+                yield TaggedOutput("links", target_links)
+
+    def finish_bundle(self) -> Iterator[TaggedOutput]:
+        for target_links in self._given_out():
+            yield TaggedOutput("links", GlobalWindows.windowed_value(target_links))
+
+    def _given_out(self) -> Iterator[tuple[str, list[tuple[str, str, float, int]]]]:
+        gathered, self._gathered, self._count = self._gathered, {}, 0
+        yield from gathered.items()
 
 
 class _UpdateFn(beam.DoFn):
@@ -135,7 +168,11 @@ class _UpdateFn(beam.DoFn):
         url, groups = joined
         old = latest(groups["old"])  # type: ignore[arg-type]
         fetched = latest(groups["fetched"])  # type: ignore[arg-type]
-        inlinks = [Inlink._make(link) for link in groups["links"]]  # type: ignore[arg-type]
+        inlinks = [
+            Inlink._make(link)
+            for gathered in groups["links"]
+            for link in gathered  # type: ignore[attr-defined]
+        ]
         page = update_page(url, old, fetched, inlinks, self._config, self._now_ms)
         if page is None:
             self.dropped.inc()

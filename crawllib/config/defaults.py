@@ -151,6 +151,9 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "parse.filter.urls": "true",
     "parse.normalize.urls": "true",
     "parser.skip.truncated": "true",
+    # beamcrawl's, not Nutch's: worker processes that parse; -1 = the job
+    # chooses (one per core on the DirectRunner, none elsewhere)
+    "parser.processes": "-1",
     "parser.delete.failed.parse": "false",
     "mime.type.magic": "true",
 }

@@ -80,6 +80,9 @@ class ParseConfig:
         profile_min_token_len: ``db.signature.text_profile.min_token_len``.
         profile_quant_rate: ``db.signature.text_profile.quant_rate``.
         profile_sort_lex: ``db.signature.text_profile.sec_sort_lex``.
+        processes: ``parser.processes`` (beamcrawl's): worker processes that
+            parse beside the job's thread; 0 parses in the job's thread;
+            negative: the job chooses (one per core on a local runner).
     """
 
     html: HtmlConfig
@@ -97,6 +100,7 @@ class ParseConfig:
     profile_min_token_len: int = 2
     profile_quant_rate: float = 0.01
     profile_sort_lex: bool = True
+    processes: int = 0
 
     @classmethod
     def from_properties(cls, props: Properties) -> ParseConfig:
@@ -123,6 +127,7 @@ class ParseConfig:
             ),
             profile_quant_rate=props.get_float("db.signature.text_profile.quant_rate"),
             profile_sort_lex=props.get_bool("db.signature.text_profile.sec_sort_lex"),
+            processes=props.get_int("parser.processes"),
         )
 
 

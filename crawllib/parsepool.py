@@ -1,0 +1,155 @@
+"""Parse pages in worker processes, so a job's parsing uses more than one core.
+
+Parsing is pure CPU work and Python runs one thread at a time, so a fetch
+job that parses in its own process uses one core however many it has. A
+:class:`ParseBatch` hands each page to a pool of worker processes (each with
+its own :class:`~crawllib.parsing.PageParser`) and gives the parsed pages
+back in the order they were handed in. The result is exactly what
+:func:`parse_without_content` gives in the job's own process.
+
+The worker processes are shared by every batch of one configuration in the
+process and outlive a job (a crawl runs many jobs in one process); they are
+started on first use. A worker that dies (a crash in a C library, the OOM
+killer) fails nothing but the pages it could have been parsing: those are
+parsed once more, one at a time, in a fresh pool, and a page that kills a
+worker again is recorded as a failed parse.
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import concurrent.futures
+import logging
+import multiprocessing
+import threading
+from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
+
+from crawllib.config import ParseConfig
+from crawllib.parsing import PageParser
+from crawllib.status import ParseMajor, ParseMinor
+from crawllib.webpage import ParseStatusRecord, WebPage
+
+_LOG = logging.getLogger(__name__)
+WORKER_DIED = "the parser process died"
+
+
+def parse_without_content(parser: PageParser, page: WebPage) -> WebPage:
+    """The parsed record as the parse part stores it: without the raw content."""
+    return {**parser.parse_page(page), "content": None}
+
+
+def worker_died(page: WebPage) -> WebPage:
+    """``page`` with a failed parse: its parse killed the worker process twice."""
+    status: ParseStatusRecord = {
+        "majorCode": int(ParseMajor.FAILED),
+        "minorCode": int(ParseMinor.EXCEPTION),
+        "args": [WORKER_DIED],
+    }
+    return {**page, "parseStatus": status, "content": None}
+
+
+class ParseBatch:
+    """Pages handed to worker processes; parsed pages back in the same order.
+
+    At most ``max_pending`` pages wait at a time: :meth:`submit` blocks on
+    the oldest beyond that, so memory stays bounded when parsing is slower
+    than fetching.
+    """
+
+    def __init__(self, config: ParseConfig, processes: int, max_pending: int = 0):
+        if processes < 1:
+            raise ValueError(f"processes must be 1 or more, not {processes}")
+        self._config = config
+        self._processes = processes
+        self._max_pending = max_pending or 64 * processes
+        self._pending: collections.deque[
+            tuple[WebPage, concurrent.futures.Future[WebPage]]
+        ] = collections.deque()
+
+    def submit(self, page: WebPage) -> Iterator[WebPage]:
+        """Hand ``page`` to a worker; yields the parsed pages that are ready."""
+        future = _shared_pool(self._config, self._processes).submit(_parse, page)
+        self._pending.append((page, future))
+        while len(self._pending) > self._max_pending:
+            yield self._next()
+        yield from self.ready()
+
+    def ready(self) -> Iterator[WebPage]:
+        """The parsed pages at the head of the line that are done, in order."""
+        while self._pending and self._pending[0][1].done():
+            yield self._next()
+
+    def drain(self) -> Iterator[WebPage]:
+        """Every page still pending, waiting for each in order."""
+        while self._pending:
+            yield self._next()
+
+    def _next(self) -> WebPage:
+        page, future = self._pending.popleft()
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            return self._alone(page)
+
+    def _alone(self, page: WebPage) -> WebPage:
+        """Parse ``page`` by itself in a fresh pool; failed if it kills that too."""
+        _LOG.warning("a parser process died; parsing %s again alone", page["url"])
+        for _ in range(2):
+            pool = _shared_pool(self._config, self._processes)
+            try:
+                return pool.submit(_parse, page).result()
+            except BrokenProcessPool:
+                continue
+        _LOG.warning("parsing %s killed the parser process twice", page["url"])
+        return worker_died(page)
+
+
+_POOL_LOCK = threading.Lock()
+_POOL: tuple[ParseConfig, int, concurrent.futures.ProcessPoolExecutor] | None = None
+_WORKER_PARSER: PageParser | None = None
+
+
+def _shared_pool(
+    config: ParseConfig, processes: int
+) -> concurrent.futures.ProcessPoolExecutor:
+    """The process's pool for ``config``: started, or replaced if broken or other."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is not None:
+            known_config, known_processes, pool = _POOL
+            broken = getattr(pool, "_broken", False)
+            if known_config == config and known_processes == processes and not broken:
+                return pool
+            pool.shutdown(wait=False, cancel_futures=True)
+        pool = concurrent.futures.ProcessPoolExecutor(
+            processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(config,),
+        )
+        _POOL = (config, processes, pool)
+        return pool
+
+
+def shutdown_pool() -> None:
+    """Stop the worker processes (they are started again when needed)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is not None:
+            _POOL[2].shutdown(wait=True, cancel_futures=True)
+            _POOL = None
+
+
+atexit.register(shutdown_pool)
+
+
+def _start_worker(config: ParseConfig) -> None:
+    global _WORKER_PARSER
+    _WORKER_PARSER = PageParser(config)
+
+
+def _parse(page: WebPage) -> WebPage:
+    assert _WORKER_PARSER is not None, "the worker was not initialized"
+    return parse_without_content(_WORKER_PARSER, page)

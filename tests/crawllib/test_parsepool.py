@@ -1,0 +1,100 @@
+"""Parsing in worker processes gives what parsing in the job's process gives."""
+
+import os
+import signal
+
+import pytest
+
+from crawllib.config import ParseConfig, load_properties
+from crawllib.parsepool import (
+    WORKER_DIED,
+    ParseBatch,
+    parse_without_content,
+    shutdown_pool,
+    worker_died,
+)
+from crawllib.parsing import PageParser
+from crawllib.status import CrawlStatus, ParseMajor
+from crawllib.webpage import new_page
+
+CONFIG = ParseConfig.from_properties(load_properties())
+
+
+def _page(n: int, paragraphs: int = 1):
+    html = (
+        f"<html><head><title>Page {n}</title></head><body>"
+        + f"<p>text {n} <b>bold</b></p>" * paragraphs
+        + f'<a href="/p{n + 1}.html">next</a><a href="http://b.org/{n}">b</a>'
+        + "</body></html>"
+    ).encode()
+    return new_page(
+        f"http://a.com/p{n}.html",
+        content=html,
+        status=CrawlStatus.FETCHED,
+        contentType="text/html",
+        markers={"_gnmrk_": "s1", "_ftcmrk_": "s1"},
+    )
+
+
+@pytest.fixture(autouse=True)
+def _fresh_pool():
+    shutdown_pool()
+    yield
+    shutdown_pool()
+
+
+def _in_process(pages):
+    parser = PageParser(CONFIG)
+    try:
+        return [parse_without_content(parser, page) for page in pages]
+    finally:
+        parser.close()
+
+
+def test_pages_come_back_parsed_as_in_process_and_in_order():
+    pages = [_page(n) for n in range(40)]
+    batch = ParseBatch(CONFIG, processes=2)
+    out = [parsed for page in pages for parsed in batch.submit(page)]
+    out += list(batch.drain())
+    assert out == _in_process(pages)
+    assert out[3]["title"] == "Page 3"
+    assert out[3]["content"] is None
+
+
+def test_at_most_max_pending_pages_wait():
+    batch = ParseBatch(CONFIG, processes=1, max_pending=3)
+    given = []
+    for n in range(10):
+        given += batch.submit(_page(n))
+        assert n + 1 - len(given) <= 3
+    given += batch.drain()
+    assert [page["title"] for page in given] == [f"Page {n}" for n in range(10)]
+
+
+def test_killed_workers_lose_no_page(caplog):
+    pages = [_page(n, paragraphs=20_000) for n in range(12)]
+    batch = ParseBatch(CONFIG, processes=2, max_pending=100)
+    out = list(batch.submit(pages[0]))
+    out += batch.drain()  # the pool is up
+    from crawllib import parsepool
+
+    pool = parsepool._POOL[2]
+    for page in pages[1:]:
+        out += batch.submit(page)
+    for pid in list(pool._processes):
+        os.kill(pid, signal.SIGKILL)
+    out += batch.drain()
+    assert out == _in_process(pages)
+    assert "a parser process died" in caplog.text
+
+
+def test_a_page_that_kills_its_worker_twice_is_a_failed_parse():
+    failed = worker_died(_page(1))
+    assert failed["parseStatus"]["majorCode"] == ParseMajor.FAILED
+    assert failed["parseStatus"]["args"] == [WORKER_DIED]
+    assert failed["content"] is None and failed["text"] is None
+
+
+def test_processes_must_be_positive():
+    with pytest.raises(ValueError, match="processes"):
+        ParseBatch(CONFIG, processes=0)
