@@ -92,7 +92,8 @@ def test_a_page_that_kills_its_worker_twice_is_a_failed_parse():
     failed = worker_died(_page(1))
     assert failed["parseStatus"]["majorCode"] == ParseMajor.FAILED
     assert failed["parseStatus"]["args"] == [WORKER_DIED]
-    assert failed["content"] is None and failed["text"] is None
+    assert failed["content"] is None
+    assert failed["text"] is None
 
 
 def test_processes_must_be_positive():
