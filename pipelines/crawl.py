@@ -20,8 +20,9 @@ from typing import Any
 from apache_beam.io.filesystems import FileSystems
 
 from crawllib.errors import ConfigError
-from pipelines import dedup, fetch, generate, inject, invertlinks, updatedb
+from pipelines import dedup, fetch, generate, inject, invertlinks, runners, updatedb
 from pipelines.options import ArgumentParser, JobArgs, job_parser, parse_job_args
+from pipelines.sidejob import SideJob, SideJobFailed
 
 _LOG = logging.getLogger(__name__)
 
@@ -37,6 +38,27 @@ def run(argv: Sequence[str] | None = None) -> int:
     segments = FileSystems.join(crawl_dir, "segments")
     linkdb = FileSystems.join(crawl_dir, "linkdb")
     shared = _shared_flags(job)
+    side = SideJob() if runners.is_local(job.pipeline_options()) else None
+    try:
+        return _loop(job, shared, crawldb, segments, linkdb, side)
+    except SideJobFailed as exc:
+        print(f"beamcrawl: crawl: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if side is not None:
+            side.finish()
+
+
+def _loop(
+    job: JobArgs,
+    shared: list[str],
+    crawldb: str,
+    segments: str,
+    linkdb: str,
+    side: SideJob | None,
+) -> int:
+    """Inject, then the rounds; invertlinks runs as a side job when ``side``."""
+    args = job.args
     injected = inject.execute(_job(inject.parser(), [crawldb, args.seeds, *shared]))
     print(
         f"crawl: injected {injected.get('urls_injected_unique', 0)} urls",
@@ -65,12 +87,20 @@ def run(argv: Sequence[str] | None = None) -> int:
             for name, count in steps.run("fetch", fetch, fetch_args).items():
                 fetched[name] = fetched.get(name, 0) + count
         updated = steps.run("updatedb", updatedb, [crawldb, *written, *shared])
-        steps.run("invertlinks", invertlinks, [linkdb, *written, *shared])
+        if side is None:
+            steps.run("invertlinks", invertlinks, [linkdb, *written, *shared])
+        else:
+            steps.wait("invertlinks (waiting)", side)
+            side.start(f"invertlinks of round {round_number}",
+                       ["invertlinks", linkdb, *written, *shared])  # fmt: skip
         steps.run("dedup", dedup, [crawldb, *shared])
         print(
             _summary(round_number, selected, fetched, updated, started), file=sys.stderr
         )
         _LOG.info("round %d steps: %s", round_number, steps)
+    if side is not None:
+        side.wait()
+        _LOG.info("invertlinks in a child process: %.1f s", side.seconds)
     return 0
 
 
@@ -113,6 +143,15 @@ class _Steps:
                 wall + time.monotonic() - started,
                 cpu + _cpu_s() - cpu_started,
             )
+
+    def wait(self, name: str, side: SideJob) -> None:
+        """Wait for ``side``'s job, counting the wait as step ``name``."""
+        started = time.monotonic()
+        try:
+            side.wait()
+        finally:
+            wall, cpu = self.seconds.get(name, (0.0, 0.0))
+            self.seconds[name] = (wall + time.monotonic() - started, cpu)
 
     def __str__(self) -> str:
         return ", ".join(

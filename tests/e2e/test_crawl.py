@@ -141,3 +141,23 @@ def test_the_demo_command(tmp_path):
     assert "TOTAL urls:\t14" in done.stdout
     assert "status 7 (status_duplicate):\t1" in done.stdout
     assert "round 3: generated 4" in done.stderr
+
+
+def test_invertlinks_runs_beside_the_loop_and_its_failure_ends_the_crawl(
+    tmp_path, demo_site, capsys
+):
+    crawl_dir = _crawl(tmp_path, demo_site, "crawl")
+    assert "invertlinks in a child process" in capsys.readouterr().err
+    assert read_pages(crawl_dir / "linkdb" / "current")  # written by the child
+
+    seeds = tmp_path / "seeds.txt"
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "linkdb").write_text("a file where the linkdb belongs")
+    code = main(["crawl", "--seeds", str(seeds), str(broken), "1", *FLAGS])
+    err = capsys.readouterr().err
+    assert code == 1
+    failure = [line for line in err.splitlines() if line.startswith("beamcrawl:")]
+    assert len(failure) == 1
+    assert failure[0].startswith("beamcrawl: crawl: invertlinks of round 1 failed: ")
+    assert read_pages(broken / "crawldb" / "current")  # the loop itself went on

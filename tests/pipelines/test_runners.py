@@ -108,3 +108,14 @@ def test_a_failed_portable_job_is_told_by_its_first_reason_line():
     assert runners.failed_job_reason(failed) == "java.io.IOException: lost"
     assert runners.failed_job_reason(RuntimeError("some bug")) is None
     assert runners.failed_job_reason(ValueError("failed in state FAILED: x")) is None
+
+
+def test_only_the_direct_runner_in_this_process_is_local():
+    is_local = runners.is_local
+    assert is_local(PipelineOptions([]))
+    assert is_local(PipelineOptions(["--runner", "DirectRunner"]))
+    assert not is_local(PipelineOptions(["--runner", "FlinkRunner"]))
+    assert not is_local(PipelineOptions(["--runner", "DataflowRunner"]))
+    assert not is_local(
+        PipelineOptions(["--runner", "PortableRunner", "--job_endpoint", "x:1"])
+    )

@@ -1,0 +1,74 @@
+"""A crawl step run in a child process, beside the crawl's own steps.
+
+On a local run the crawl's jobs take turns on one core while the other
+waits: invertlinks reads only the segment and the linkdb, which nothing
+else in the loop touches, so it can run in a child process while updatedb,
+dedup and the next round's generate and fetch go on. One side job runs at a
+time (the next waits for the last, as invertlinks must: it updates the
+linkdb); the crawl waits for it before it ends.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import tempfile
+import time
+from typing import IO
+
+_LOG = logging.getLogger(__name__)
+
+
+class SideJobFailed(Exception):
+    """A side job exited non-zero; the message is its last line of output."""
+
+
+class SideJob:
+    """``beamcrawl COMMAND ARGS...`` in a child process, one at a time."""
+
+    def __init__(self) -> None:
+        self._running: tuple[str, subprocess.Popen[bytes], IO[bytes], float] | None
+        self._running = None
+        self.seconds = 0.0
+        """Wall time the side jobs ran, summed."""
+
+    def start(self, label: str, argv: list[str]) -> None:
+        """Wait for the last side job, then start ``beamcrawl`` with ``argv``."""
+        self.wait()
+        output = tempfile.TemporaryFile()  # noqa: SIM115 - closed by wait()
+        command = [sys.executable, "-m", "pipelines.cli", *argv]
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+        self._running = (label, process, output, time.monotonic())
+
+    def wait(self) -> None:
+        """Wait for the running side job, if any.
+
+        Raises:
+            SideJobFailed: it exited non-zero.
+        """
+        if self._running is None:
+            return
+        label, process, output, started = self._running
+        self._running = None
+        code = process.wait()
+        self.seconds += time.monotonic() - started
+        with output:
+            output.seek(0)
+            lines = output.read().decode("utf-8", "replace").splitlines()
+        for line in lines:
+            _LOG.debug("%s: %s", label, line)
+        if code != 0:
+            last = lines[-1] if lines else f"exit code {code}"
+            raise SideJobFailed(f"{label} failed: {last}")
+
+    def finish(self) -> None:
+        """Wait for a running side job; a failure is logged, not raised.
+
+        For a crawl that stops on another error: the side job's work is
+        sound and is left to end (a killed one would leave its lock).
+        """
+        try:
+            self.wait()
+        except SideJobFailed as exc:
+            _LOG.error("%s", exc)
