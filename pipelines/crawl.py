@@ -6,6 +6,11 @@ crawldb, invert its links into ``CRAWL_DIR/linkdb`` and mark duplicates.
 The loop stops early when generate selects nothing. Every ``-D``,
 ``--conf`` and Beam flag is passed to each step, so the same command runs on
 any runner. One summary line per round.
+
+On a local runner the crawl uses both cores and fewer pipelines: each
+round's fetch, parse, updatedb and dedup run as one pipeline
+(``pipelines.crawlround``; ``--separateJobs`` turns that off), and
+invertlinks runs in a child process beside the loop (``pipelines.sidejob``).
 """
 
 from __future__ import annotations
@@ -20,7 +25,16 @@ from typing import Any
 from apache_beam.io.filesystems import FileSystems
 
 from crawllib.errors import ConfigError
-from pipelines import dedup, fetch, generate, inject, invertlinks, runners, updatedb
+from pipelines import (
+    crawlround,
+    dedup,
+    fetch,
+    generate,
+    inject,
+    invertlinks,
+    runners,
+    updatedb,
+)
 from pipelines.options import ArgumentParser, JobArgs, job_parser, parse_job_args
 from pipelines.sidejob import SideJob, SideJobFailed
 
@@ -38,7 +52,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     segments = FileSystems.join(crawl_dir, "segments")
     linkdb = FileSystems.join(crawl_dir, "linkdb")
     shared = _shared_flags(job)
-    side = SideJob() if runners.is_local(job.pipeline_options()) else None
+    local = runners.is_local(job.pipeline_options())
+    side = SideJob() if local else None
     try:
         return _loop(job, shared, crawldb, segments, linkdb, side)
     except SideJobFailed as exc:
@@ -57,8 +72,13 @@ def _loop(
     linkdb: str,
     side: SideJob | None,
 ) -> int:
-    """Inject, then the rounds; invertlinks runs as a side job when ``side``."""
+    """Inject, then the rounds; invertlinks runs as a side job when ``side``.
+
+    A local run (``side`` given) runs each round's fetch, parse, updatedb
+    and dedup as one pipeline, unless ``--separateJobs``.
+    """
     args = job.args
+    local = side is not None
     injected = inject.execute(_job(inject.parser(), [crawldb, args.seeds, *shared]))
     print(
         f"crawl: injected {injected.get('urls_injected_unique', 0)} urls",
@@ -79,21 +99,19 @@ def _loop(
                 file=sys.stderr,
             )
             break
-        fetched: dict[str, int] = {}
-        for segment in written:
-            fetch_args = [segment, "--parse", *shared]
-            if args.threads is not None:
-                fetch_args += ["--threads", str(args.threads)]
-            for name, count in steps.run("fetch", fetch, fetch_args).items():
-                fetched[name] = fetched.get(name, 0) + count
-        updated = steps.run("updatedb", updatedb, [crawldb, *written, *shared])
+        if local and not args.separateJobs:
+            counts = steps.run_round(job, crawldb, written, args.threads)
+            fetched, updated = counts.fetched, counts.updated
+        else:
+            fetched, updated = _separate_jobs(steps, args, crawldb, written, shared)
         if side is None:
             steps.run("invertlinks", invertlinks, [linkdb, *written, *shared])
         else:
             steps.wait("invertlinks (waiting)", side)
             side.start(f"invertlinks of round {round_number}",
                        ["invertlinks", linkdb, *written, *shared])  # fmt: skip
-        steps.run("dedup", dedup, [crawldb, *shared])
+        if not local or args.separateJobs:
+            steps.run("dedup", dedup, [crawldb, *shared])
         print(
             _summary(round_number, selected, fetched, updated, started), file=sys.stderr
         )
@@ -102,6 +120,25 @@ def _loop(
         side.wait()
         _LOG.info("invertlinks in a child process: %.1f s", side.seconds)
     return 0
+
+
+def _separate_jobs(
+    steps: _Steps,
+    args: Any,
+    crawldb: str,
+    written: list[str],
+    shared: list[str],
+) -> tuple[dict[str, int], dict[str, int]]:
+    """Fetch --parse of each segment, then updatedb: the fetch and update counters."""
+    fetched: dict[str, int] = {}
+    for segment in written:
+        fetch_args = [segment, "--parse", *shared]
+        if args.threads is not None:
+            fetch_args += ["--threads", str(args.threads)]
+        for name, count in steps.run("fetch", fetch, fetch_args).items():
+            fetched[name] = fetched.get(name, 0) + count
+    updated = steps.run("updatedb", updatedb, [crawldb, *written, *shared])
+    return fetched, updated
 
 
 def _summary(
@@ -142,6 +179,19 @@ class _Steps:
             self.seconds[name] = (
                 wall + time.monotonic() - started,
                 cpu + _cpu_s() - cpu_started,
+            )
+
+    def run_round(
+        self, job: JobArgs, crawldb: str, segments: list[str], threads: int | None
+    ) -> crawlround.RoundCounts:
+        """The round's fetch, parse, updatedb and dedup as one pipeline."""
+        started, cpu_started = time.monotonic(), _cpu_s()
+        try:
+            return crawlround.execute(job, crawldb, segments, threads)
+        finally:
+            self.seconds["fetch+parse+updatedb+dedup"] = (
+                time.monotonic() - started,
+                _cpu_s() - cpu_started,
             )
 
     def wait(self, name: str, side: SideJob) -> None:
@@ -186,6 +236,12 @@ def _parser() -> ArgumentParser:
     parser.add_argument("--topN", type=int, help="URLs per round")
     parser.add_argument("--numFetchers", type=int, help="fetch lists per segment")
     parser.add_argument("--threads", type=int, help="fetcher threads")
+    parser.add_argument(
+        "--separateJobs",
+        action="store_true",
+        help="run fetch, updatedb and dedup as separate jobs also on a local "
+        "runner (there they are one pipeline by default)",
+    )
     return parser
 
 

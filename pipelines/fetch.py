@@ -40,7 +40,14 @@ from pipelines.options import (
 )
 from pipelines.parse import NAMESPACE as PARSE_NAMESPACE
 from pipelines.parse import Parse
-from pipelines.segments import FETCH, GENERATE, PARSE
+from pipelines.segments import (
+    FETCH,
+    GENERATE,
+    PARSE,
+    install_parts,
+    remove_staged,
+    staged_parts,
+)
 
 _LOG = logging.getLogger(__name__)
 STATUS_NAMESPACE = "FetcherStatus"
@@ -113,23 +120,16 @@ def execute(job: JobArgs) -> dict[str, int]:
     """Run the fetch job (and the parse with --parse); returns the counters."""
     config = _config(job)
     segment = job.args.segment
-    source = FileSystems.join(segment, GENERATE)
-    if not io.has_parts(source):
-        raise CrawlError(f"no fetch list at {source}")
-    target = FileSystems.join(segment, FETCH)
-    if FileSystems.exists(target):
-        raise CrawlError(f"segment {segment} is already fetched ({target} exists)")
     parse_config = parse.parse_config(job) if config.parse else None
-    stages = {FETCH: FileSystems.join(segment, f".{FETCH}.tmp")}
-    if parse_config is not None:
-        stages[PARSE] = FileSystems.join(segment, f".{PARSE}.tmp")
-    for path in stages.values():
-        io.remove_dir(path)
+    stages = staged_parts(segment, (FETCH, PARSE) if parse_config else (FETCH,))
     try:
         with beam.Pipeline(options=job.pipeline_options()) as pipeline:
             fetched = (
                 pipeline
-                | "ReadFetchList" >> io.ReadWebPages(io.parts_pattern(source))
+                | "ReadFetchList"
+                >> io.ReadWebPages(
+                    io.parts_pattern(FileSystems.join(segment, GENERATE))
+                )
                 | "Fetch" >> Fetch(config)
             )
             _ = fetched | "WriteFetched" >> io.WriteWebPages(stages[FETCH])
@@ -139,12 +139,9 @@ def execute(job: JobArgs) -> dict[str, int]:
                     | "Parse" >> Parse(parse_config)
                     | "WriteParsed" >> io.WriteWebPages(stages[PARSE])
                 )
-        for part, path in stages.items():
-            io.remove_dir(FileSystems.join(segment, part))
-            io.rename_dir(path, FileSystems.join(segment, part))
+        install_parts(segment, stages)
     finally:
-        for path in stages.values():
-            io.remove_dir(path)
+        remove_staged(stages)
     result = pipeline.result
     values = {**counters(result, STATUS_NAMESPACE), **counters(result, NAMESPACE)}
     if parse_config is not None:

@@ -27,7 +27,9 @@ from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import Properties, load_properties
 from crawllib.errors import ConfigError
-from pipelines import runners
+from pipelines import beamspeed, runners
+
+beamspeed.install()
 
 _LOG = logging.getLogger(__name__)
 

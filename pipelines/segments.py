@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from apache_beam.io.filesystems import FileSystems
 
+from crawllib.errors import CrawlError
 from pipelines import io
 
 GENERATE = "generate"
@@ -74,3 +75,36 @@ def list_segments(segments_dir: str, parts: Sequence[str] = PARTS) -> list[str]:
             if not name.startswith((".", "_")):
                 names.add(name)
     return [FileSystems.join(segments_dir, name) for name in sorted(names)]
+
+
+def staged_parts(segment: str, parts: Sequence[str]) -> dict[str, str]:
+    """Fresh staging directories (``SEGMENT/.<part>.tmp``) for a job's parts.
+
+    Raises:
+        CrawlError: the segment has no fetch list, or ``fetch`` is asked for
+            and the segment is already fetched.
+    """
+    source = FileSystems.join(segment, GENERATE)
+    if not io.has_parts(source):
+        raise CrawlError(f"no fetch list at {source}")
+    if FETCH in parts and FileSystems.exists(FileSystems.join(segment, FETCH)):
+        raise CrawlError(
+            f"segment {segment} is already fetched ({segment}/{FETCH} exists)"
+        )
+    staged = {part: FileSystems.join(segment, f".{part}.tmp") for part in parts}
+    for path in staged.values():
+        io.remove_dir(path)
+    return staged
+
+
+def install_parts(segment: str, staged: dict[str, str]) -> None:
+    """Move staged parts into place (after the job that wrote them succeeded)."""
+    for part, path in staged.items():
+        io.remove_dir(FileSystems.join(segment, part))
+        io.rename_dir(path, FileSystems.join(segment, part))
+
+
+def remove_staged(staged: dict[str, str]) -> None:
+    """Remove what is left of staged parts (nothing, once installed)."""
+    for path in staged.values():
+        io.remove_dir(path)

@@ -1,0 +1,113 @@
+"""A crawl round after generate as one pipeline: fetch, parse, updatedb, dedup.
+
+``beamcrawl crawl`` runs this on a local runner (``--separateJobs`` runs the
+four jobs instead, as it does on other runners). The pipeline writes what
+the jobs write — each segment's ``fetch/`` and ``parse/`` parts, and a new
+crawldb version with dedup's marks — from one read of the fetch lists and
+the crawldb: the fetched and parsed records go on to the update in memory
+instead of through Avro files, and one pipeline starts instead of four.
+The segment parts and the crawldb version are installed only when the whole
+pipeline succeeded; the crawldb is locked from the first fetch to the
+install. The records are the same as the four jobs write (a test compares
+them), but for two clocks: new URLs are due from the round's start rather
+than from its updatedb, and the crawldb's ``old`` backup is the version
+before the round rather than the one between updatedb and dedup.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+
+from crawllib.config import FetcherConfig, UpdateConfig
+from crawllib.dedup import DedupConfig
+from pipelines import dedup, fetch, io, parse, updatedb
+from pipelines.options import JobArgs, counters, now_ms
+from pipelines.segments import (
+    FETCH,
+    GENERATE,
+    PARSE,
+    install_parts,
+    remove_staged,
+    staged_parts,
+)
+from pipelines.updatedb import UpdateDb
+
+
+@dataclass
+class RoundCounts:
+    """The counters of the round, as the separate jobs report them."""
+
+    fetched: dict[str, int]
+    updated: dict[str, int]
+    duplicates: int
+
+
+def execute(
+    job: JobArgs, crawldb: str, segments: list[str], threads: int | None = None
+) -> RoundCounts:
+    """Fetch, parse and update ``segments`` into ``crawldb``, then mark duplicates.
+
+    Raises:
+        CrawlError: a segment has no fetch list or is already fetched.
+        CrawlDbLockedError: another job holds the crawldb.
+    """
+    fetch_config = dataclasses.replace(
+        FetcherConfig.from_properties(job.properties), parse=True
+    )
+    if threads is not None:
+        fetch_config = dataclasses.replace(fetch_config, threads=threads)
+    parse_config = parse.parse_config(job)
+    update_config = UpdateConfig.from_properties(job.properties)
+    pattern = io.require_crawldb(crawldb)
+    stages = {segment: staged_parts(segment, (FETCH, PARSE)) for segment in segments}
+    try:
+        with (
+            io.crawldb_lock(crawldb),
+            io.new_version(crawldb, update_config.keep_backup) as new_dir,
+        ):
+            with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+                records = []
+                for n, segment in enumerate(segments):
+                    fetch_list = io.parts_pattern(FileSystems.join(segment, GENERATE))
+                    fetched = (
+                        pipeline
+                        | f"ReadFetchList{n}" >> io.ReadWebPages(fetch_list)
+                        | f"Fetch{n}" >> fetch.Fetch(fetch_config)
+                    )
+                    parsed = fetched | f"Parse{n}" >> parse.Parse(parse_config)
+                    _ = fetched | f"WriteFetched{n}" >> io.WriteWebPages(
+                        stages[segment][FETCH]
+                    )
+                    _ = parsed | f"WriteParsed{n}" >> io.WriteWebPages(
+                        stages[segment][PARSE]
+                    )
+                    records += [fetched, parsed]
+                current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+                _ = (
+                    (current, records | "AllRecords" >> beam.Flatten())
+                    | "UpdateDb" >> UpdateDb(update_config, now_ms())
+                    | "Dedup" >> dedup.Dedup(DedupConfig.from_args())
+                    | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+                )
+            for segment, staged in stages.items():
+                install_parts(segment, staged)
+    finally:
+        for staged in stages.values():
+            remove_staged(staged)
+    result = pipeline.result
+    return RoundCounts(
+        fetched={
+            **counters(result, fetch.STATUS_NAMESPACE),
+            **counters(result, fetch.NAMESPACE),
+            **counters(result, parse.NAMESPACE),
+        },
+        updated={
+            **counters(result, updatedb.NAMESPACE),
+            **counters(result, updatedb.STATUS_NAMESPACE),
+        },
+        duplicates=counters(result, dedup.NAMESPACE).get(dedup.MARKED, 0),
+    )
