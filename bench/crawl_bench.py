@@ -39,7 +39,7 @@ from synthweb import PORT, SyntheticWeb, host_address, page_html, page_url
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _ROUND = re.compile(r"^crawl: round (\d+): generated (\d+), fetched (.*), new urls")
-_STEP = re.compile(r"([^,]+?) ([\d.]+) s cpu ([\d.]+) s")
+_STEP = re.compile(r"\s*([^,]+?) ([\d.]+) s cpu ([\d.]+) s")
 
 
 @dataclass

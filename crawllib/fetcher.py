@@ -87,7 +87,13 @@ class Fetcher:
         self._queues = FetchQueues(
             config.server_delay_s, config.server_min_delay_s, config.threads_per_queue
         )
-        self._cond = threading.Condition()
+        # One lock, two conditions: workers wait on ``_cond`` for an item,
+        # the caller on ``_out_ready`` for output. Waking only whom an event
+        # concerns (one worker per new item) spares 64 threads waking for
+        # every page, which cost more CPU than the fetching.
+        lock = threading.Lock()
+        self._cond = threading.Condition(lock)
+        self._out_ready = threading.Condition(lock)
         self._out: collections.deque[WebPage] = collections.deque()
         self._feeding = True
         self._stopped = False
@@ -119,7 +125,7 @@ class Fetcher:
             with self._cond:
                 self._stopped = True
                 self._feeding = False
-                self._cond.notify_all()
+                self._wake_all()
             for worker in workers:
                 worker.join()
         self._report(self._clock() - started)
@@ -136,12 +142,14 @@ class Fetcher:
             with self._cond:
                 if page is None:
                     self._feeding = False
+                    self._wake_all()
                 elif queue_id is None:
                     self.stats.dropped["dns_lookup_failed"] += 1
+                    self._wake_all()
                 else:
                     item = FetchItem(page["url"], page, queue_id, 0, page["reprUrl"])
                     self._queues.add(item, self._clock())
-                self._cond.notify_all()
+                    self._cond.notify()  # one worker for one item
 
     def _queue_id(self, url: str) -> str | None:
         mode = self._config.queue_mode
@@ -163,12 +171,12 @@ class Fetcher:
                 dropped = self._queues.purge_all()
                 self.stats.dropped["hit_by_timelimit"] += len(dropped)
                 self._feeding = False
-                self._cond.notify_all()
+                self._wake_all()
 
     def _take_output(self) -> tuple[list[WebPage], bool]:
         with self._cond:
             if not self._out and not self._finished():
-                self._cond.wait(timeout=1.0)
+                self._out_ready.wait(timeout=1.0)
             batch = list(self._out)
             self._out.clear()
             return batch, self._finished() and not self._out
@@ -281,7 +289,7 @@ class Fetcher:
             else:
                 self._queues.add(item, now, first=True)
                 self._queues.back_off(item.queue_id, now, robots.defer_delay_s)
-            self._cond.notify_all()
+            self._wake_all()
 
     def _finish(self, item: FetchItem, result: FetchResult, asap: bool) -> None:
         """Write the item's page, follow or record a redirect, release the queue."""
@@ -307,7 +315,17 @@ class Fetcher:
             self._out.append(page)
             self.stats.pages += 1
             self.stats.bytes += len(result.content or b"")
-            self._cond.notify_all()
+            self._out_ready.notify()
+            if follow is not None:
+                self._cond.notify()
+            if self._finished():
+                self._wake_all()
+            # else this worker itself looks for the next item when it returns
+
+    def _wake_all(self) -> None:
+        """Wake the caller and every worker (the lock is held): the state changed."""
+        self._cond.notify_all()
+        self._out_ready.notify_all()
 
     def _redirect(
         self, item: FetchItem, page: WebPage, result: FetchResult, target: str
