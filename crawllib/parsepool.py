@@ -147,7 +147,7 @@ atexit.register(shutdown_pool)
 
 def _start_worker(config: ParseConfig) -> None:
     global _WORKER_PARSER
-    _WORKER_PARSER = PageParser(config)
+    _WORKER_PARSER = PageParser(config, use_alarm=True)
 
 
 def _parse(page: WebPage) -> WebPage:

@@ -68,9 +68,9 @@ def is_truncated(page: WebPage) -> bool:
 class PageParser:
     """ParseUtil.process for records: build once per worker, call per page."""
 
-    def __init__(self, config: ParseConfig) -> None:
+    def __init__(self, config: ParseConfig, use_alarm: bool = False) -> None:
         self._config = config
-        self._parsers = Parsers(config)
+        self._parsers = Parsers(config, use_alarm)
         self._outlinks = OutlinkFilter(config)
         self._redirects = RedirectTargets(config.urls, config.max_outlink_length)
 

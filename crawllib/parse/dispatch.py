@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import signal
+import threading
 from collections.abc import Callable, Mapping
 
 from crawllib.config import ParseConfig
@@ -34,17 +36,35 @@ def _is_xml(media: str) -> bool:
     return media in ("text/xml", "application/xml") or media.endswith("+xml")
 
 
+class _Overrun(BaseException):
+    """Raised by the alarm in a parse that ran past ``parser.timeout``.
+
+    A BaseException, so no parser's ``except Exception`` swallows it.
+    """
+
+
 class Parsers:
     """Nutch's ParserFactory + ParseUtil for one worker.
 
     The timeout runs the parser on a helper thread; one that overruns is
     abandoned (Python cannot stop it) and a fresh thread takes the next page,
-    as Nutch's ParseUtil abandons its FutureTask.
+    as Nutch's ParseUtil abandons its FutureTask. With ``use_alarm`` (a
+    parse worker process, whose main thread parses and owns its signals)
+    the parse runs in the calling thread under a SIGALRM timer instead: no
+    hand-over per page (a quarter of the parse's cost), and a parse that
+    overruns is stopped, not left running.
     """
 
-    def __init__(self, config: ParseConfig) -> None:
+    def __init__(self, config: ParseConfig, use_alarm: bool = False) -> None:
         self._config = config
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._use_alarm = (
+            use_alarm
+            and hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread()
+        )
+        if self._use_alarm:
+            signal.signal(signal.SIGALRM, _overrun)
 
     def parse(
         self, url: str, content: bytes, content_type: str | None, headers: Headers
@@ -59,6 +79,8 @@ class Parsers:
         try:
             if timeout is None:
                 return parser(url, content, content_type, headers)
+            if self._use_alarm:
+                return _with_alarm(parser, url, content, content_type, headers, timeout)
             return self._with_timeout(
                 parser, url, content, content_type, headers, timeout
             )
@@ -108,3 +130,25 @@ class Parsers:
         if self._pool is not None:
             self._pool.shutdown(wait=False)
             self._pool = None
+
+
+def _overrun(signum: int, frame: object) -> None:
+    raise _Overrun
+
+
+def _with_alarm(
+    parser: Callable[[str, bytes, str | None, Headers], ParseResult],
+    url: str,
+    content: bytes,
+    content_type: str | None,
+    headers: Headers,
+    timeout_s: float,
+) -> ParseResult:
+    signal.setitimer(signal.ITIMER_REAL, timeout_s)
+    try:
+        return parser(url, content, content_type, headers)
+    except _Overrun:
+        _LOG.warning("parser timed out after %g s on %s", timeout_s, url)
+        return failed(ParseMinor.EXCEPTION, f"parse timed out after {timeout_s:g} s")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)

@@ -99,3 +99,35 @@ def test_a_page_that_kills_its_worker_twice_is_a_failed_parse():
 def test_processes_must_be_positive():
     with pytest.raises(ValueError, match="processes"):
         ParseBatch(CONFIG, processes=0)
+
+
+# A page of 300,000 paragraphs takes over a second to parse, a small one a
+# millisecond: 0.2 s stops the first and not the second on any machine.
+SHORT_TIMEOUT = ParseConfig.from_properties(
+    load_properties(defines=["parser.timeout=0.2"])
+)
+
+
+@pytest.mark.parametrize("use_alarm", [False, True], ids=["thread", "alarm"])
+def test_a_parse_past_parser_timeout_fails_and_the_next_one_parses(use_alarm):
+    parser = PageParser(SHORT_TIMEOUT, use_alarm=use_alarm)
+    try:
+        slow = parser.parse_page(_page(1, paragraphs=300_000))
+        quick = parser.parse_page(_page(2))
+    finally:
+        parser.close()
+    assert slow["parseStatus"]["majorCode"] == ParseMajor.FAILED
+    assert slow["parseStatus"]["args"] == ["parse timed out after 0.2 s"]
+    assert quick["parseStatus"]["majorCode"] == ParseMajor.SUCCESS
+    assert quick["title"] == "Page 2"
+
+
+def test_worker_processes_stop_a_parse_past_parser_timeout():
+    batch = ParseBatch(SHORT_TIMEOUT, processes=1)
+    out = list(batch.submit(_page(1, paragraphs=300_000)))
+    out += batch.submit(_page(2))
+    out += batch.drain()
+    assert [page["parseStatus"]["majorCode"] for page in out] == [
+        ParseMajor.FAILED,
+        ParseMajor.SUCCESS,
+    ]
