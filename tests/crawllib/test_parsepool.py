@@ -2,6 +2,7 @@
 
 import os
 import signal
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from crawllib.webpage import new_page
 CONFIG = ParseConfig.from_properties(load_properties())
 
 
-def _page(n: int, paragraphs: int = 1):
+def _page(n: int, paragraphs: int = 1) -> Any:
     html = (
         f"<html><head><title>Page {n}</title></head><body>"
         + f"<p>text {n} <b>bold</b></p>" * paragraphs
@@ -63,7 +64,7 @@ def test_pages_come_back_parsed_as_in_process_and_in_order():
 
 def test_at_most_max_pending_pages_wait():
     batch = ParseBatch(CONFIG, processes=1, max_pending=3)
-    given = []
+    given: list[Any] = []
     for n in range(10):
         given += batch.submit(_page(n))
         assert n + 1 - len(given) <= 3
@@ -78,6 +79,7 @@ def test_killed_workers_lose_no_page(caplog):
     out += batch.drain()  # the pool is up
     from crawllib import parsepool
 
+    assert parsepool._POOL is not None
     pool = parsepool._POOL[2]
     for page in pages[1:]:
         out += batch.submit(page)
@@ -89,7 +91,7 @@ def test_killed_workers_lose_no_page(caplog):
 
 
 def test_a_page_that_kills_its_worker_twice_is_a_failed_parse():
-    failed = worker_died(_page(1))
+    failed: Any = worker_died(_page(1))
     assert failed["parseStatus"]["majorCode"] == ParseMajor.FAILED
     assert failed["parseStatus"]["args"] == [WORKER_DIED]
     assert failed["content"] is None
@@ -112,8 +114,8 @@ SHORT_TIMEOUT = ParseConfig.from_properties(
 def test_a_parse_past_parser_timeout_fails_and_the_next_one_parses(use_alarm):
     parser = PageParser(SHORT_TIMEOUT, use_alarm=use_alarm)
     try:
-        slow = parser.parse_page(_page(1, paragraphs=300_000))
-        quick = parser.parse_page(_page(2))
+        slow: Any = parser.parse_page(_page(1, paragraphs=300_000))
+        quick: Any = parser.parse_page(_page(2))
     finally:
         parser.close()
     assert slow["parseStatus"]["majorCode"] == ParseMajor.FAILED
@@ -124,7 +126,7 @@ def test_a_parse_past_parser_timeout_fails_and_the_next_one_parses(use_alarm):
 
 def test_worker_processes_stop_a_parse_past_parser_timeout():
     batch = ParseBatch(SHORT_TIMEOUT, processes=1)
-    out = list(batch.submit(_page(1, paragraphs=300_000)))
+    out: list[Any] = list(batch.submit(_page(1, paragraphs=300_000)))
     out += batch.submit(_page(2))
     out += batch.drain()
     assert [page["parseStatus"]["majorCode"] for page in out] == [

@@ -27,7 +27,7 @@ from pipelines.demo import DEMO_PROPERTIES, DemoSite
 from tests.crawlrecords import crawl_records
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
-from synthweb import SyntheticWeb
+from synthweb import SyntheticWeb  # type: ignore[import-not-found]
 
 GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 SYNTH_PORT = 18931
