@@ -1,6 +1,7 @@
 """Parse benchmark: beamcrawl's parse of real HTML pages vs plain lxml parsing.
 
-Usage: python bench/parse_bench.py [--dir DIR] [--limit N] [--repeat 3] [beam flags...]
+Usage: python bench/parse_bench.py [--dir DIR | --synthweb N] [--limit N] [--repeat 3]
+       [beam flags...]
 
 Pages: every ``*.html`` under DIR (default: the Python docs of
 ``apt-get install python3-doc``, /usr/share/doc/python3-dev/html). Three
@@ -8,7 +9,9 @@ measurements on the same pages in the same run:
 
 - ``beamcrawl parse`` of a segment holding them (read Avro, ParserJob rules,
   parse, outlinks normalized and filtered, signature, write Avro);
-- the same parse without Beam (``crawllib.parsing.PageParser.parse_page``);
+- the same parse without Beam (``crawllib.parsing.PageParser.parse_page``),
+  with ``parser.timeout`` on a helper thread as in a job's own process, and
+  as a parse worker process runs it (the timeout by alarm);
 - a tight loop of ``lxml.html.fromstring`` + ``iterlinks()`` (parse and link
   extraction only: no decoding rules, text, title, filtering or signature).
 """
@@ -77,8 +80,28 @@ def _time_pipeline(work: str, pages: list[dict], flags: list[str]) -> float:
     return time.perf_counter() - started
 
 
-def _time_parser(pages: list[dict]) -> float:
-    parser = PageParser(ParseConfig.from_properties(load_properties()))
+def _synthweb_pages(count: int) -> list[dict]:
+    """The first ``count`` pages of the crawl benchmark's web (40 hosts x 250)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from synthweb import page_html, page_url
+
+    return [
+        new_page(
+            page_url(n % 40, n // 40),
+            status=int(CrawlStatus.FETCHED),
+            content=page_html(n % 40, n // 40, 40, 250),
+            contentType="text/html",
+            headers={"Content-Type": "text/html; charset=utf-8"},
+            markers={"_gnmrk_": "b", "_ftcmrk_": "b"},
+        )
+        for n in range(min(count, 10_000))
+    ]
+
+
+def _time_parser(pages: list[dict], in_worker: bool = False) -> float:
+    """PageParser in this thread; ``in_worker``: as a parse worker process runs it."""
+    config = ParseConfig.from_properties(load_properties())
+    parser = PageParser(config, use_alarm=in_worker)
     started = time.perf_counter()
     for page in pages:
         parser.parse_page(page)  # type: ignore[arg-type]
@@ -101,24 +124,34 @@ def main() -> None:
     parser.add_argument("--dir", default=DEFAULT_DIR)
     parser.add_argument("--limit", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--synthweb", type=int, metavar="N", help="the crawl benchmark's first N pages"
+    )
     args, flags = parser.parse_known_args()
     logging.basicConfig(level=logging.WARNING)
-    pages = _pages(args.dir, args.limit)
+    pages = (
+        _synthweb_pages(args.synthweb)
+        if args.synthweb
+        else _pages(args.dir, args.limit)
+    )
     megabytes = sum(len(p["content"]) for p in pages) / 1e6
     work = tempfile.mkdtemp(prefix="beamcrawl-bench-")
     try:
         runs = {
             "beamcrawl parse job": [],
             "PageParser (no Beam)": [],
+            "PageParser in a worker": [],
             "lxml parse+links": [],
         }
         for _ in range(args.repeat):
             runs["beamcrawl parse job"].append(_time_pipeline(work, pages, flags))
             runs["PageParser (no Beam)"].append(_time_parser(pages))
+            runs["PageParser in a worker"].append(_time_parser(pages, in_worker=True))
             runs["lxml parse+links"].append(_time_lxml(pages))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"pages: {len(pages):,} ({megabytes:.1f} MB) from {args.dir}")
+    source = "the crawl benchmark's web" if args.synthweb else args.dir
+    print(f"pages: {len(pages):,} ({megabytes:.1f} MB) from {source}")
     medians = {name: statistics.median(times) for name, times in runs.items()}
     for name, times in runs.items():
         med = medians[name]
@@ -126,7 +159,8 @@ def main() -> None:
               f"runs {[round(t, 2) for t in times]}")  # fmt: skip
     base = medians["lxml parse+links"]
     print(f"time ratio to lxml: job {medians['beamcrawl parse job'] / base:.2f}x, "
-          f"PageParser {medians['PageParser (no Beam)'] / base:.2f}x")  # fmt: skip
+          f"PageParser {medians['PageParser (no Beam)'] / base:.2f}x, "
+          f"in a worker {medians['PageParser in a worker'] / base:.2f}x")  # fmt: skip
 
 
 if __name__ == "__main__":
