@@ -204,7 +204,50 @@ def flatten(nodes: Iterable[str]) -> str:
     characters up to U+0020 before the next mark) becomes a break; runs of
     Java whitespace become one space; each node is trimmed; then a run of
     marks holding a break gives a newline and a lone node mark one space.
+
+    Node by node: the result of :func:`_flatten_joined`, which applies the
+    rules to the joined text, without scanning the whole page several times.
     """
+    nodes = nodes if isinstance(nodes, list) else list(nodes)
+    if any(_NODE in node for node in nodes):  # the page holds a mark itself
+        return _flatten_joined(nodes)
+    out: list[str] = []
+    run = ""  # the marks since the last non-empty piece
+    marked = False  # the first piece of the first node follows no mark
+    for node in nodes:
+        node_mark = _NODE
+        for piece in node.split(BREAK) if BREAK in node else (node,):
+            mark, node_mark = node_mark, BREAK
+            if piece:
+                piece = piece.strip(_EDGES)
+                if not piece:
+                    mark = BREAK  # a blank node
+                elif (
+                    "  " in piece or "\n" in piece or "\t" in piece or "\r" in piece
+                    or "\x0b" in piece or "\x0c" in piece
+                ):  # fmt: skip
+                    piece = _FOLD.sub(" ", piece)
+            if marked:
+                run += mark
+            marked = True
+            if piece:
+                if run:
+                    out.append(_run_text(run))
+                    run = ""
+                out.append(piece)
+    if run:
+        out.append(_run_text(run))
+    return "".join(out).lstrip("\n ").rstrip(" ")
+
+
+@functools.lru_cache(maxsize=256)
+def _run_text(run: str) -> str:
+    """A run of marks between two pieces of text: newlines or spaces."""
+    return _BREAKS.sub("\n", run.replace(_NODE + BREAK, BREAK)).replace(_NODE, " ")
+
+
+def _flatten_joined(nodes: list[str]) -> str:
+    """:func:`flatten` by rewriting the joined text (any text, marks included)."""
     text = _BLANK_NODE.sub(BREAK, _NODE.join(nodes))
     # Python's re tests every character against a class (~8 ns each); a
     # bytes.translate that deletes the characters in question tells in a few
