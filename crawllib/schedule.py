@@ -59,6 +59,20 @@ def should_fetch(
     return page["fetchTime"] <= cur_time_ms, page
 
 
+def may_be_due(
+    page: WebPage, earliest_ms: int, latest_ms: int, max_interval_s: int
+) -> bool:
+    """Whether :func:`should_fetch` could say due at some time in the window.
+
+    True when the page is due by ``latest_ms``, or is scheduled further than
+    ``max_interval_s`` ahead of ``earliest_ms`` (due at once, see above).
+    A crawl that finds no such page knows a generate in the window selects
+    nothing.
+    """
+    fetch_time = page["fetchTime"]
+    return fetch_time <= latest_ms or fetch_time - earliest_ms > max_interval_s * 1000
+
+
 def initialize(page: WebPage, now_ms: int, config: ScheduleConfig) -> WebPage:
     """A new URL's schedule (``initializeSchedule``): due now, default interval."""
     return {

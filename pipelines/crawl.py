@@ -35,7 +35,13 @@ from pipelines import (
     runners,
     updatedb,
 )
-from pipelines.options import ArgumentParser, JobArgs, job_parser, parse_job_args
+from pipelines.options import (
+    ArgumentParser,
+    JobArgs,
+    job_parser,
+    now_ms,
+    parse_job_args,
+)
 from pipelines.sidejob import SideJob, SideJobFailed
 
 _LOG = logging.getLogger(__name__)
@@ -84,9 +90,17 @@ def _loop(
         f"crawl: injected {injected.get('urls_injected_unique', 0)} urls",
         file=sys.stderr,
     )
+    nothing_due_before_ms = 0  # a round's pipeline found no URL due before this
     for round_number in range(1, args.rounds + 1):
         started = time.monotonic()
         steps = _Steps()
+        if now_ms() < nothing_due_before_ms:
+            print(
+                f"crawl: round {round_number}: nothing to fetch, stopping",
+                file=sys.stderr,
+            )
+            _LOG.info("no URL is due: generate not run")
+            break
         generate_args = [crawldb, segments, *shared]
         if args.topN is not None:
             generate_args += ["--topN", str(args.topN)]
@@ -102,6 +116,8 @@ def _loop(
         if local and not args.separateJobs:
             counts = steps.run_round(job, crawldb, written, args.threads)
             fetched, updated = counts.fetched, counts.updated
+            if not counts.may_be_due:
+                nothing_due_before_ms = counts.due_by_ms
         else:
             fetched, updated = _separate_jobs(steps, args, crawldb, written, shared)
         if side is None:

@@ -21,9 +21,12 @@ from dataclasses import dataclass
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import Metrics
 
-from crawllib.config import FetcherConfig, UpdateConfig
+from crawllib.config import FetcherConfig, GenerateConfig, UpdateConfig
 from crawllib.dedup import DedupConfig
+from crawllib.schedule import may_be_due
+from crawllib.webpage import WebPage
 from pipelines import dedup, fetch, io, parse, updatedb
 from pipelines.options import JobArgs, counters, now_ms
 from pipelines.segments import (
@@ -36,6 +39,10 @@ from pipelines.segments import (
 )
 from pipelines.updatedb import UpdateDb
 
+DUE_NAMESPACE = "CrawlRoundDue"
+DUE_WINDOW_MS = 3_600_000
+"""How long after a round its count of due URLs tells what generate would find."""
+
 
 @dataclass
 class RoundCounts:
@@ -44,6 +51,9 @@ class RoundCounts:
     fetched: dict[str, int]
     updated: dict[str, int]
     duplicates: int
+    due_by_ms: int
+    """No URL of the new crawldb is due before this time, unless ``may_be_due``."""
+    may_be_due: bool
 
 
 def execute(
@@ -62,8 +72,11 @@ def execute(
         fetch_config = dataclasses.replace(fetch_config, threads=threads)
     parse_config = parse.parse_config(job)
     update_config = UpdateConfig.from_properties(job.properties)
+    max_interval_s = GenerateConfig.from_properties(job.properties).max_interval_s
     pattern = io.require_crawldb(crawldb)
     stages = {segment: staged_parts(segment, (FETCH, PARSE)) for segment in segments}
+    started_ms = now_ms()
+    due_by_ms = started_ms + DUE_WINDOW_MS
     try:
         with (
             io.crawldb_lock(crawldb),
@@ -91,6 +104,12 @@ def execute(
                     (current, records | "AllRecords" >> beam.Flatten())
                     | "UpdateDb" >> UpdateDb(update_config, now_ms())
                     | "Dedup" >> dedup.Dedup(DedupConfig.from_args())
+                    | "CountDue"
+                    >> beam.Map(
+                        _count_due,
+                        window=(started_ms, due_by_ms),
+                        max_interval_s=max_interval_s,
+                    )
                     | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
                 )
             for segment, staged in stages.items():
@@ -99,6 +118,7 @@ def execute(
         for staged in stages.values():
             remove_staged(staged)
     result = pipeline.result
+    due = counters(result, DUE_NAMESPACE)
     return RoundCounts(
         fetched={
             **counters(result, fetch.STATUS_NAMESPACE),
@@ -110,4 +130,15 @@ def execute(
             **counters(result, updatedb.STATUS_NAMESPACE),
         },
         duplicates=counters(result, dedup.NAMESPACE).get(dedup.MARKED, 0),
+        due_by_ms=due_by_ms,
+        # no counters (a runner that cannot report them): assume some are due
+        may_be_due=due.get("pages", 0) == 0 or due.get("may_be_due", 0) > 0,
     )
+
+
+def _count_due(page: WebPage, window: tuple[int, int], max_interval_s: int) -> WebPage:
+    """Count the page, and whether a generate in ``window`` might select it."""
+    Metrics.counter(DUE_NAMESPACE, "pages").inc()
+    if may_be_due(page, *window, max_interval_s):
+        Metrics.counter(DUE_NAMESPACE, "may_be_due").inc()
+    return page

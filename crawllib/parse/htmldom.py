@@ -209,7 +209,7 @@ def flatten(nodes: Iterable[str]) -> str:
     rules to the joined text, without scanning the whole page several times.
     """
     nodes = nodes if isinstance(nodes, list) else list(nodes)
-    if any(_NODE in node for node in nodes):  # the page holds a mark itself
+    if _NODE in "".join(nodes):  # the page holds a mark itself
         return _flatten_joined(nodes)
     out: list[str] = []
     run = ""  # the marks since the last non-empty piece

@@ -9,6 +9,7 @@ from crawllib.schedule import (
     calculate_last_fetch_time,
     force_refetch,
     initialize,
+    may_be_due,
     set_fetch_schedule,
     set_page_gone_schedule,
     set_page_retry_schedule,
@@ -53,6 +54,22 @@ def test_nutch_scheduled_beyond_the_max_interval_is_due_now():
     assert adjusted["fetchTime"] == NOW
     assert adjusted["fetchInterval"] == int(MAX_S * 0.9)
     assert page["fetchTime"] == NOW + 91 * DAY_MS  # the input is not changed
+
+
+def test_may_be_due_holds_whenever_should_fetch_could_say_due_in_the_window():
+    rng = random.Random(7)
+    window = 3_600_000
+    edges = [0, 1, -1, window, window + 1, MAX_S * 1000, MAX_S * 1000 + 1]
+    for _ in range(5000):
+        offset = rng.choice(edges) + rng.choice([0, rng.randrange(-DAY_MS, DAY_MS)])
+        page = new_page("u", fetchTime=NOW + offset)
+        due_some_time = any(
+            should_fetch(page, NOW + at, MAX_S)[0]
+            for at in (0, 1, window // 2, window - 1, window)
+        )
+        if due_some_time:
+            assert may_be_due(page, NOW, NOW + window, MAX_S), offset
+    assert not may_be_due(new_page("u", fetchTime=NOW + DAY_MS), NOW, NOW + 1, MAX_S)
 
 
 def test_interval_within_the_max_is_kept_when_rescheduled():

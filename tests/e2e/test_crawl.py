@@ -161,3 +161,21 @@ def test_invertlinks_runs_beside_the_loop_and_its_failure_ends_the_crawl(
     assert len(failure) == 1
     assert failure[0].startswith("beamcrawl: crawl: invertlinks of round 1 failed: ")
     assert read_pages(broken / "crawldb" / "current")  # the loop itself went on
+
+
+def test_a_round_that_leaves_nothing_due_ends_the_crawl_without_a_generate(
+    tmp_path, demo_site, capsys
+):
+    # --topN 3 leaves due URLs after the early rounds: those must go on
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text(demo_site.url("main") + "/\n")
+    ends = {}
+    for name, extra in (("fused", []), ("separate", ["--separateJobs"])):
+        crawl = ["crawl", "--seeds", str(seeds), str(tmp_path / name), "20"]
+        assert main([*crawl, "--topN", "3", *FLAGS, *extra]) == 0
+        err = capsys.readouterr().err
+        ends[name] = [line for line in err.splitlines() if "nothing to fetch" in line]
+        assert ("generate not run" in err) == (name == "fused")
+    assert ends["fused"] == ends["separate"]
+    assert len(ends["fused"]) == 1 and "round 1:" not in ends["fused"][0]
+    assert crawl_records(tmp_path / "fused") == crawl_records(tmp_path / "separate")
