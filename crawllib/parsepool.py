@@ -53,10 +53,14 @@ def worker_died(page: WebPage) -> WebPage:
 class ParseBatch:
     """Pages handed to worker processes; parsed pages back in the same order.
 
-    At most ``max_pending`` pages wait at a time: :meth:`submit` blocks on
-    the oldest beyond that, so memory stays bounded when parsing is slower
-    than fetching.
+    Pages go to the workers :data:`CHUNK` at a time (the pool's cost is per
+    task: a future, a queue round trip and two pickles); the last ones go
+    when :meth:`drain` is called. At most ``max_pending`` pages wait at a
+    time: :meth:`submit` blocks on the oldest beyond that, so memory stays
+    bounded when parsing is slower than fetching.
     """
+
+    CHUNK = 8
 
     def __init__(self, config: ParseConfig, processes: int, max_pending: int = 0):
         if processes < 1:
@@ -64,34 +68,47 @@ class ParseBatch:
         self._config = config
         self._processes = processes
         self._max_pending = max_pending or 64 * processes
+        self._chunk = max(1, min(self.CHUNK, self._max_pending // (2 * processes)))
+        self._open: list[WebPage] = []  # not handed over yet
         self._pending: collections.deque[
-            tuple[WebPage, concurrent.futures.Future[WebPage]]
+            tuple[list[WebPage], concurrent.futures.Future[list[WebPage]]]
         ] = collections.deque()
+        self._waiting = 0  # pages handed over, not given back
 
     def submit(self, page: WebPage) -> Iterator[WebPage]:
         """Hand ``page`` to a worker; yields the parsed pages that are ready."""
-        future = _shared_pool(self._config, self._processes).submit(_parse, page)
-        self._pending.append((page, future))
-        while len(self._pending) > self._max_pending:
-            yield self._next()
+        self._open.append(page)
+        if len(self._open) >= self._chunk:
+            self._hand_over()
+        while self._waiting + len(self._open) > self._max_pending and self._pending:
+            yield from self._next()
         yield from self.ready()
 
     def ready(self) -> Iterator[WebPage]:
         """The parsed pages at the head of the line that are done, in order."""
         while self._pending and self._pending[0][1].done():
-            yield self._next()
+            yield from self._next()
 
     def drain(self) -> Iterator[WebPage]:
         """Every page still pending, waiting for each in order."""
+        self._hand_over()
         while self._pending:
-            yield self._next()
+            yield from self._next()
 
-    def _next(self) -> WebPage:
-        page, future = self._pending.popleft()
+    def _hand_over(self) -> None:
+        if self._open:
+            chunk, self._open = self._open, []
+            pool = _shared_pool(self._config, self._processes)
+            self._pending.append((chunk, pool.submit(_parse_chunk, chunk)))
+            self._waiting += len(chunk)
+
+    def _next(self) -> list[WebPage]:
+        chunk, future = self._pending.popleft()
+        self._waiting -= len(chunk)
         try:
             return future.result()
         except BrokenProcessPool:
-            return self._alone(page)
+            return [self._alone(page) for page in chunk]
 
     def _alone(self, page: WebPage) -> WebPage:
         """Parse ``page`` by itself in a fresh pool; failed if it kills that too."""
@@ -153,3 +170,7 @@ def _start_worker(config: ParseConfig) -> None:
 def _parse(page: WebPage) -> WebPage:
     assert _WORKER_PARSER is not None, "the worker was not initialized"
     return parse_without_content(_WORKER_PARSER, page)
+
+
+def _parse_chunk(pages: list[WebPage]) -> list[WebPage]:
+    return [_parse(page) for page in pages]

@@ -73,7 +73,10 @@ def test_at_most_max_pending_pages_wait():
 
 
 def test_killed_workers_lose_no_page(caplog):
-    pages = [_page(n, paragraphs=20_000) for n in range(12)]
+    # whole chunks, so drain() hands nothing to the pool while it breaks:
+    # CPython 3.11's ProcessPoolExecutor can hang at exit when a submit races
+    # the breakdown (a worker it spawns keeps the dead pool's queue open)
+    pages = [_page(n, paragraphs=20_000) for n in range(1 + 2 * ParseBatch.CHUNK)]
     batch = ParseBatch(CONFIG, processes=2, max_pending=100)
     out = list(batch.submit(pages[0]))
     out += batch.drain()  # the pool is up
@@ -133,3 +136,14 @@ def test_worker_processes_stop_a_parse_past_parser_timeout():
         ParseMajor.FAILED,
         ParseMajor.SUCCESS,
     ]
+
+
+def test_pages_go_in_chunks_and_the_last_ones_on_drain():
+    batch = ParseBatch(CONFIG, processes=1, max_pending=64)
+    pages = [_page(n) for n in range(ParseBatch.CHUNK + 3)]
+    out: list[Any] = []
+    for page in pages:
+        out += batch.submit(page)
+    assert len(out) <= ParseBatch.CHUNK  # the last 3 wait for drain
+    out += batch.drain()
+    assert out == _in_process(pages)

@@ -177,5 +177,6 @@ def test_a_round_that_leaves_nothing_due_ends_the_crawl_without_a_generate(
         ends[name] = [line for line in err.splitlines() if "nothing to fetch" in line]
         assert ("generate not run" in err) == (name == "fused")
     assert ends["fused"] == ends["separate"]
-    assert len(ends["fused"]) == 1 and "round 1:" not in ends["fused"][0]
+    assert len(ends["fused"]) == 1
+    assert "round 1:" not in ends["fused"][0]
     assert crawl_records(tmp_path / "fused") == crawl_records(tmp_path / "separate")
