@@ -5,7 +5,11 @@ four jobs instead, as it does on other runners). The pipeline writes what
 the jobs write — each segment's ``fetch/`` and ``parse/`` parts, and a new
 crawldb version with dedup's marks — from one read of the fetch lists and
 the crawldb: the fetched and parsed records go on to the update in memory
-instead of through Avro files, and one pipeline starts instead of four.
+instead of through Avro files (each page's parse, or the fetched page when
+it is not parsed: updatedb would choose it), and one pipeline starts
+instead of four. When the new crawldb holds no URL a generate could select
+within the hour, the round says so (:attr:`RoundCounts.may_be_due`) and the
+crawl stops without running that generate.
 The segment parts and the crawldb version are installed only when the whole
 pipeline succeeded; the crawldb is locked from the first fetch to the
 install. The records are the same as the four jobs write (a test compares
@@ -91,14 +95,16 @@ def execute(
                         | f"ReadFetchList{n}" >> io.ReadWebPages(fetch_list)
                         | f"Fetch{n}" >> fetch.Fetch(fetch_config)
                     )
-                    parsed = fetched | f"Parse{n}" >> parse.Parse(parse_config)
+                    parsed, for_update = fetched | f"Parse{n}" >> parse.ParseForUpdate(
+                        parse_config
+                    )
                     _ = fetched | f"WriteFetched{n}" >> io.WriteWebPages(
                         stages[segment][FETCH]
                     )
                     _ = parsed | f"WriteParsed{n}" >> io.WriteWebPages(
                         stages[segment][PARSE]
                     )
-                    records += [fetched, parsed]
+                    records.append(for_update)
                 current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
                 _ = (
                     (current, records | "AllRecords" >> beam.Flatten())

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
-from apache_beam.pvalue import PCollection
+from apache_beam.pvalue import PCollection, TaggedOutput
 from apache_beam.transforms.window import GlobalWindows
 from apache_beam.utils.windowed_value import WindowedValue
 
@@ -42,6 +42,7 @@ from pipelines.segments import FETCH, PARSE
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "ParserStatus"
 SKIP_NAMESPACE = "Parser"
+_PARSED = "parsed"
 
 
 class Parse(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
@@ -65,13 +66,47 @@ class Parse(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
         )
 
 
-class _ParseFn(beam.DoFn):
-    """Parses in this thread, or in ``config.processes`` worker processes."""
+class ParseForUpdate(
+    beam.PTransform[
+        PCollection[WebPage], tuple[PCollection[WebPage], PCollection[WebPage]]
+    ]
+):
+    """Fetched pages to ``(parsed, for_update)``, for a round in one pipeline.
 
-    def __init__(self, config: ParseConfig, resume: bool, force: bool) -> None:
+    ``parsed`` is what :class:`Parse` gives; ``for_update`` holds each
+    fetched page's record for updatedb: its parse, or the page itself when
+    it is not parsed. It stands for the fetched and the parsed pages
+    together (updatedb prefers a page's parse record) without a Flatten,
+    which a local runner pays for by encoding every record.
+    """
+
+    def __init__(self, config: ParseConfig) -> None:
+        super().__init__()
+        self._config = config
+
+    def expand(
+        self, pages: PCollection[WebPage]
+    ) -> tuple[PCollection[WebPage], PCollection[WebPage]]:
+        outputs = pages | "ParsePages" >> beam.ParDo(
+            _ParseFn(self._config, resume=False, force=False, for_update=True)
+        ).with_outputs(_PARSED, main="for_update")
+        return outputs[_PARSED], outputs.for_update
+
+
+class _ParseFn(beam.DoFn):
+    """Parses in this thread, or in ``config.processes`` worker processes.
+
+    ``for_update``: parsed pages go to the ``parsed`` output and the main
+    output, pages not parsed to the main output.
+    """
+
+    def __init__(
+        self, config: ParseConfig, resume: bool, force: bool, for_update: bool = False
+    ) -> None:
         self._config = config
         self._resume = resume
         self._force = force
+        self._for_update = for_update
 
     def setup(self) -> None:
         self._parser = PageParser(self._config)
@@ -80,20 +115,36 @@ class _ParseFn(beam.DoFn):
         processes = self._config.processes
         self._batch = ParseBatch(self._config, processes) if processes > 0 else None
 
-    def process(self, page: WebPage) -> Iterator[WebPage]:
+    def process(self, page: WebPage) -> Iterator[WebPage | TaggedOutput]:
         reason = skip_reason(page, self._config, self._resume, self._force)
         if reason is not None:
             Metrics.counter(SKIP_NAMESPACE, reason.name.lower()).inc()
+            if self._for_update:
+                yield page
             return
+        parsed: Iterable[WebPage]
         if self._batch is None:
-            yield _counted(parse_without_content(self._parser, page))
+            parsed = [parse_without_content(self._parser, page)]
         else:
-            yield from map(_counted, self._batch.submit(page))
+            parsed = self._batch.submit(page)
+        for page in parsed:
+            yield from self._outputs(_counted(page))
 
-    def finish_bundle(self) -> Iterator[WindowedValue]:
+    def finish_bundle(self) -> Iterator[WindowedValue | TaggedOutput]:
         if self._batch is not None:
             for parsed in self._batch.drain():
-                yield GlobalWindows.windowed_value(_counted(parsed))
+                for output in self._outputs(_counted(parsed)):
+                    if isinstance(output, TaggedOutput):
+                        yield TaggedOutput(
+                            output.tag, GlobalWindows.windowed_value(output.value)
+                        )
+                    else:
+                        yield GlobalWindows.windowed_value(output)
+
+    def _outputs(self, parsed: WebPage) -> Iterator[WebPage | TaggedOutput]:
+        if self._for_update:
+            yield TaggedOutput(_PARSED, parsed)
+        yield parsed
 
     def teardown(self) -> None:
         self._parser.close()
