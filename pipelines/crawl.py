@@ -10,7 +10,8 @@ any runner. One summary line per round.
 On a local runner the crawl uses both cores and fewer pipelines: each
 round's fetch, parse, updatedb and dedup run as one pipeline
 (``pipelines.crawlround``; ``--separateJobs`` turns that off), and
-invertlinks runs in a child process beside the loop (``pipelines.sidejob``).
+invertlinks runs in a child process beside the loop (``pipelines.sidejob``),
+but for the last round's, which has nothing to run beside.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from pipelines.options import (
     now_ms,
     parse_job_args,
 )
-from pipelines.sidejob import SideJob, SideJobFailed
+from pipelines.sidejob import SideJob, SideJobFailed, side_job_errors
 
 _LOG = logging.getLogger(__name__)
 
@@ -113,19 +114,27 @@ def _loop(
                 file=sys.stderr,
             )
             break
+        last = round_number == args.rounds
         if local and not args.separateJobs:
             counts = steps.run_round(job, crawldb, written, args.threads)
             fetched, updated = counts.fetched, counts.updated
             if not counts.may_be_due:
                 nothing_due_before_ms = counts.due_by_ms
+                last = True
         else:
             fetched, updated = _separate_jobs(steps, args, crawldb, written, shared)
+        invert_args = [linkdb, *written, *shared]
         if side is None:
-            steps.run("invertlinks", invertlinks, [linkdb, *written, *shared])
+            steps.run("invertlinks", invertlinks, invert_args)
+        elif last:  # nothing runs beside it: here, without a child's start-up
+            steps.wait("invertlinks (waiting)", side)
+            label = f"invertlinks of round {round_number}"
+            with side_job_errors(label, "invertlinks"):
+                steps.run("invertlinks", invertlinks, invert_args)
         else:
             steps.wait("invertlinks (waiting)", side)
             side.start(f"invertlinks of round {round_number}",
-                       ["invertlinks", linkdb, *written, *shared])  # fmt: skip
+                       ["invertlinks", *invert_args])  # fmt: skip
         if not local or args.separateJobs:
             steps.run("dedup", dedup, [crawldb, *shared])
         print(

@@ -10,18 +10,48 @@ linkdb); the crawl waits for it before it ends.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from typing import IO
+
+from crawllib.errors import CrawlError
+from pipelines import runners
 
 _LOG = logging.getLogger(__name__)
 
 
 class SideJobFailed(Exception):
     """A side job exited non-zero; the message is its last line of output."""
+
+
+@contextlib.contextmanager
+def side_job_errors(label: str, command: str) -> Iterator[None]:
+    """A step run in this process fails as ``command`` would in a side job.
+
+    Raises:
+        SideJobFailed: the step raised; the message ends with the line the
+            command would have printed last (a traceback ends with the
+            exception's type and text).
+    """
+    try:
+        yield
+    except CrawlError as exc:
+        raise SideJobFailed(f"{label} failed: beamcrawl: {exc}") from exc
+    except Exception as exc:  # a child process would end on any of them too
+        reason = (
+            runners.failed_job_reason(exc) if isinstance(exc, RuntimeError) else None
+        )
+        last = (
+            f"{type(exc).__name__}: {exc}"
+            if reason is None
+            else f"beamcrawl: {command}: the job failed: {reason}"
+        )
+        raise SideJobFailed(f"{label} failed: {last}") from exc
 
 
 class SideJob:

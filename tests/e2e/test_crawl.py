@@ -151,16 +151,24 @@ def test_invertlinks_runs_beside_the_loop_and_its_failure_ends_the_crawl(
     assert read_pages(crawl_dir / "linkdb" / "current")  # written by the child
 
     seeds = tmp_path / "seeds.txt"
-    broken = tmp_path / "broken"
-    broken.mkdir()
-    (broken / "linkdb").write_text("a file where the linkdb belongs")
-    code = main(["crawl", "--seeds", str(seeds), str(broken), "1", *FLAGS])
-    err = capsys.readouterr().err
-    assert code == 1
-    failure = [line for line in err.splitlines() if line.startswith("beamcrawl:")]
-    assert len(failure) == 1
-    assert failure[0].startswith("beamcrawl: crawl: invertlinks of round 1 failed: ")
-    assert read_pages(broken / "crawldb" / "current")  # the loop itself went on
+    # 2 rounds: round 1's runs in a child; 1 round: the last runs in-process
+    failures = {}
+    for rounds in ("2", "1"):
+        broken = tmp_path / f"broken-{rounds}"
+        broken.mkdir()
+        (broken / "linkdb").write_text("a file where the linkdb belongs")
+        code = main(["crawl", "--seeds", str(seeds), str(broken), rounds, *FLAGS])
+        err = capsys.readouterr().err.replace(str(broken), "CRAWL")
+        assert code == 1
+        failures[rounds] = [
+            line for line in err.splitlines() if line.startswith("beamcrawl:")
+        ]
+        assert read_pages(broken / "crawldb" / "current")  # the loop went on
+    assert failures["1"] == failures["2"]  # the same line either way
+    assert len(failures["1"]) == 1
+    assert failures["1"][0].startswith(
+        "beamcrawl: crawl: invertlinks of round 1 failed: "
+    )
 
 
 def test_a_round_that_leaves_nothing_due_ends_the_crawl_without_a_generate(
