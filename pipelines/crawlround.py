@@ -142,9 +142,13 @@ def execute(
     )
 
 
+_PAGES = Metrics.counter(DUE_NAMESPACE, "pages")
+_MAY_BE_DUE = Metrics.counter(DUE_NAMESPACE, "may_be_due")
+
+
 def _count_due(page: WebPage, window: tuple[int, int], max_interval_s: int) -> WebPage:
     """Count the page, and whether a generate in ``window`` might select it."""
-    Metrics.counter(DUE_NAMESPACE, "pages").inc()
+    _PAGES.inc()
     if may_be_due(page, *window, max_interval_s):
-        Metrics.counter(DUE_NAMESPACE, "may_be_due").inc()
+        _MAY_BE_DUE.inc()
     return page
