@@ -127,24 +127,18 @@ class _ParseFn(beam.DoFn):
             parsed = [parse_without_content(self._parser, page)]
         else:
             parsed = self._batch.submit(page)
-        for page in parsed:
-            yield from self._outputs(_counted(page))
+        for done in map(_counted, parsed):
+            if self._for_update:
+                yield TaggedOutput(_PARSED, done)
+            yield done
 
     def finish_bundle(self) -> Iterator[WindowedValue | TaggedOutput]:
         if self._batch is not None:
-            for parsed in self._batch.drain():
-                for output in self._outputs(_counted(parsed)):
-                    if isinstance(output, TaggedOutput):
-                        yield TaggedOutput(
-                            output.tag, GlobalWindows.windowed_value(output.value)
-                        )
-                    else:
-                        yield GlobalWindows.windowed_value(output)
-
-    def _outputs(self, parsed: WebPage) -> Iterator[WebPage | TaggedOutput]:
-        if self._for_update:
-            yield TaggedOutput(_PARSED, parsed)
-        yield parsed
+            for done in map(_counted, self._batch.drain()):
+                value = GlobalWindows.windowed_value(done)
+                if self._for_update:
+                    yield TaggedOutput(_PARSED, value)
+                yield value
 
     def teardown(self) -> None:
         self._parser.close()
