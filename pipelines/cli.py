@@ -134,18 +134,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command not in COMMANDS:
             raise CrawlError(f"unknown command {command!r}; see beamcrawl --help")
         return _dispatch(command, rest)
-    except CrawlError as exc:
-        print(f"beamcrawl: {exc}", file=sys.stderr)
-        return 2
-    except RuntimeError as exc:
-        reason = runners.failed_job_reason(exc)
-        if reason is None:
+    except (CrawlError, RuntimeError) as exc:
+        line = error_line(command, exc)
+        if line is None:
             raise
-        print(f"beamcrawl: {command}: the job failed: {reason}", file=sys.stderr)
-        return 1
+        print(line, file=sys.stderr)
+        return 2 if isinstance(exc, CrawlError) else 1
     except KeyboardInterrupt:
         print("beamcrawl: interrupted", file=sys.stderr)
         return 130
+
+
+def error_line(command: str, exc: BaseException) -> str | None:
+    """The one line ``command`` prints for a user error or a failed job.
+
+    None for anything else: a bug keeps its traceback.
+    """
+    if isinstance(exc, CrawlError):
+        return f"beamcrawl: {exc}"
+    if isinstance(exc, RuntimeError):
+        reason = runners.failed_job_reason(exc)
+        if reason is not None:
+            return f"beamcrawl: {command}: the job failed: {reason}"
+    return None
 
 
 def _dispatch(command: str, args: list[str]) -> int:

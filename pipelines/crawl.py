@@ -124,17 +124,16 @@ def _loop(
         else:
             fetched, updated = _separate_jobs(steps, args, crawldb, written, shared)
         invert_args = [linkdb, *written, *shared]
+        label = f"invertlinks of round {round_number}"
         if side is None:
             steps.run("invertlinks", invertlinks, invert_args)
-        elif last:  # nothing runs beside it: here, without a child's start-up
-            steps.wait("invertlinks (waiting)", side)
-            label = f"invertlinks of round {round_number}"
-            with side_job_errors(label, "invertlinks"):
-                steps.run("invertlinks", invertlinks, invert_args)
         else:
             steps.wait("invertlinks (waiting)", side)
-            side.start(f"invertlinks of round {round_number}",
-                       ["invertlinks", *invert_args])  # fmt: skip
+            if last:  # nothing runs beside it: here, without a child's start-up
+                with side_job_errors(label, "invertlinks"):
+                    steps.run("invertlinks", invertlinks, invert_args)
+            else:
+                side.start(label, ["invertlinks", *invert_args])
         if not local or args.separateJobs:
             steps.run("dedup", dedup, [crawldb, *shared])
         print(

@@ -19,8 +19,7 @@ import time
 from collections.abc import Iterator
 from typing import IO
 
-from crawllib.errors import CrawlError
-from pipelines import runners
+from pipelines.cli import error_line
 
 _LOG = logging.getLogger(__name__)
 
@@ -40,17 +39,8 @@ def side_job_errors(label: str, command: str) -> Iterator[None]:
     """
     try:
         yield
-    except CrawlError as exc:
-        raise SideJobFailed(f"{label} failed: beamcrawl: {exc}") from exc
     except Exception as exc:  # a child process would end on any of them too
-        reason = (
-            runners.failed_job_reason(exc) if isinstance(exc, RuntimeError) else None
-        )
-        last = (
-            f"{type(exc).__name__}: {exc}"
-            if reason is None
-            else f"beamcrawl: {command}: the job failed: {reason}"
-        )
+        last = error_line(command, exc) or f"{type(exc).__name__}: {exc}"
         raise SideJobFailed(f"{label} failed: {last}") from exc
 
 
