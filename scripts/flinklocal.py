@@ -8,7 +8,10 @@
 - ``start``: install if needed, then start a JobManager, a TaskManager with
   two slots and a Python worker pool (for ``--environment_type EXTERNAL``),
   all bound to 127.0.0.1; waits until the TaskManager has registered. What
-  already runs is left running.
+  already runs is left running; without a live JobManager, what is left of
+  the last cluster is stopped first, and a port another process holds is
+  refused. Flink's working and blob directories are under ``run/scratch``,
+  not /tmp, and emptied on start and stop.
 - ``stop``: stop them, by the pids ``start`` recorded.
 - ``status``: the pids, ports and whether each process is alive, as JSON.
 - ``flags [--environment loopback|external]``: the Beam flags that run a
@@ -31,6 +34,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -57,6 +61,9 @@ JOB_SERVER_JAR = (
 CLUSTER_LIB_JAR = CACHE / f"beam-runners-flink-{FLINK_MINOR}-{BEAM_VERSION}-lib.jar"
 RUN = Path(os.environ.get("BEAMCRAWL_FLINK_RUN", CACHE / "run"))
 STATE = RUN / "state.json"
+# Flink's working and blob directories (a TaskManager caches every job's
+# 150 MB job server jar there): inside RUN, emptied on start and on stop
+SCRATCH = RUN / "scratch"
 
 POM = Path(__file__).resolve().parent / "flink-job-server" / "pom.xml"
 
@@ -120,22 +127,40 @@ def _build_jars() -> None:
 
 
 def start(rest_port: int, rpc_port: int, pool_port: int) -> dict[str, Any]:
-    """Start what is not running yet and wait for the TaskManager."""
+    """Start what is not running yet and wait for the TaskManager.
+
+    Without a live JobManager everything starts afresh: what is left of an
+    earlier cluster (a worker pool still bound to its port would take some
+    of the new cluster's workers) is stopped first. A start that fails
+    stops what it started.
+    """
     _check_beam_version()
     install()
     state = _state()
     if not _alive(state, "jobmanager"):
+        _stop_processes(state)
         state = {"rest_port": rest_port, "rpc_port": rpc_port, "pool_port": pool_port}
+        _check_port_is_free(pool_port, "--worker-pool-port")
+        _check_port_is_free(rpc_port, "--rpc-port")
+        shutil.rmtree(SCRATCH, ignore_errors=True)
+        for sub in ("io", "work", "blob"):
+            (SCRATCH / sub).mkdir(parents=True)
         _write_conf(rest_port, rpc_port)
     _check_port_is_ours(state)
     stale = set()
-    for name, command in _commands(state).items():
-        if not _alive(state, name):
-            if name == "taskmanager":  # those registered now are dead ones
-                stale = _taskmanager_ids(state)
-            state[name] = _spawn(name, command)
-            _save(state)
-    _wait_until_ready(state, stale)
+    started = []
+    try:
+        for name, command in _commands(state).items():
+            if not _alive(state, name):
+                if name == "taskmanager":  # those registered now are dead ones
+                    stale = _taskmanager_ids(state)
+                state[name] = _spawn(name, command)
+                started.append(name)
+                _save(state)
+        _wait_until_ready(state, stale)
+    except BaseException:
+        _stop_processes({name: state[name] for name in started})
+        raise
     return status()
 
 
@@ -214,6 +239,14 @@ def _write_conf(rest_port: int, rpc_port: int) -> None:
         # Beam's classes are in lib/ (see _build_jars); the job's own copy of
         # them (the staged job server jar) must not be preferred over those
         "classloader.resolve-order": "parent-first",
+        # not java.io.tmpdir: a killed TaskManager's directory would stay
+        # there, and each holds every job's jar until the cleanup below
+        "io.tmp.dirs": str(SCRATCH / "io"),
+        "process.working-dir": str(SCRATCH / "work"),
+        "blob.storage.directory": str(SCRATCH / "blob"),
+        # a finished job's jar leaves the TaskManager's cache after 30 s, not
+        # an hour: a test session runs some forty jobs of 150 MB each
+        "blob.service.cleanup.interval": 30,
     }
     (conf / "config.yaml").write_text(
         "".join(f"{key}: {json.dumps(value)}\n" for key, value in settings.items())
@@ -252,19 +285,60 @@ def _rest(state: dict[str, Any]) -> str:
 
 def stop() -> None:
     """Stop every recorded process by its pid: TERM, then KILL after 20 s."""
-    state = _state()
-    names = [n for n in ("taskmanager", "jobmanager", "worker_pool") if n in state]
-    for name in names:
-        if _alive(state, name):
-            os.kill(state[name], signal.SIGTERM)
-    deadline = time.monotonic() + 20
-    for name in names:
-        while _alive(state, name) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        if _alive(state, name):
-            os.kill(state[name], signal.SIGKILL)
+    _stop_processes(_state())
     if STATE.exists():
         STATE.unlink()
+    shutil.rmtree(SCRATCH, ignore_errors=True)
+
+
+def _stop_processes(state: dict[str, Any]) -> None:
+    names = [n for n in ("taskmanager", "jobmanager", "worker_pool") if n in state]
+    signalled = [state[name] for name in names if _alive(state, name)]
+    for pid in signalled:
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 20
+    for pid in signalled:
+        while not _exited(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if not _exited(pid):
+            os.kill(pid, signal.SIGKILL)
+    for pid in signalled:  # a SIGKILL, too, takes its threads a moment
+        while not _exited(pid) and time.monotonic() < deadline + 10:
+            time.sleep(0.1)
+
+
+def _exited(pid: int) -> bool:
+    """Has every thread of ``pid`` ended (its ports and files closed)?
+
+    The main thread of an exiting process turns zombie before the others
+    have ended: a port can be held a moment after the process "died".
+    """
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return True
+    for thread in threads:
+        try:
+            stat = Path(f"/proc/{pid}/task/{thread}/stat").read_text()
+        except OSError:
+            continue
+        if stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X"):
+            return False
+    return True
+
+
+def _check_port_is_free(port: int, flag: str) -> None:
+    """Refuse a port another process listens on (gRPC shares ports silently)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # past TIME_WAIT connections of a stopped cluster, still refused by
+        # a listener (one without SO_REUSEPORT on its side too)
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((HOST, port))
+        except OSError:
+            raise FlinkLocalError(
+                f"{HOST}:{port} is in use by another process; stop it or choose {flag}"
+            ) from None
 
 
 # --- status and flags ------------------------------------------------------

@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -23,7 +24,12 @@ from typing import Any
 
 from pipelines.cli import main
 from tests.avrofiles import read_pages
-from tests.conftest import with_python_on_path
+from tests.conftest import (
+    FLINK_LOCAL,
+    _free_port,
+    _wait_for_port,
+    with_python_on_path,
+)
 from tests.crawlrecords import without_wall_clock
 from tests.e2e.test_flink import FLAGS, PAGES
 from tests.processes import children_of
@@ -41,10 +47,20 @@ def _beamcrawl(*args: str) -> subprocess.Popen[str]:
     )
 
 
-def _running_jobs() -> list[str]:
+def _jobs_with_running_tasks() -> list[str]:
+    """Jobs with a task deployed and running on a TaskManager.
+
+    A job is RUNNING as soon as it is scheduled; a TaskManager killed before
+    its slots are given out leaves the job waiting for slots (five minutes,
+    Flink's slot.request.timeout), not failed.
+    """
     with urllib.request.urlopen(f"{REST}/jobs/overview", timeout=5) as response:
         jobs = json.load(response)["jobs"]
-    return [job["jid"] for job in jobs if job["state"] == "RUNNING"]
+    return [
+        job["jid"]
+        for job in jobs
+        if job["state"] == "RUNNING" and job["tasks"].get("running", 0) > 0
+    ]
 
 
 def _kill_when(ready: Any, pids: Any, process: subprocess.Popen[str]) -> None:
@@ -54,7 +70,9 @@ def _kill_when(ready: Any, pids: Any, process: subprocess.Popen[str]) -> None:
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "the job never started"
         time.sleep(0.05)
-    for pid in pids():
+    victims = pids()
+    assert victims, "nothing to kill: a kill that missed would pass unseen"
+    for pid in victims:
         os.kill(pid, signal.SIGKILL)
 
 
@@ -108,7 +126,8 @@ def test_taskmanager_killed_in_updatedb_leaves_the_crawldb_whole(
     update = ["updatedb", str(crawl / "db"), str(crawl / segment), *FLAGS]
     process = _beamcrawl(*update, *flink.external)
     try:
-        _kill_when(_running_jobs, lambda: [flink.pid("taskmanager")], process)
+        taskmanager = lambda: [flink.pid("taskmanager")]  # noqa: E731
+        _kill_when(_jobs_with_running_tasks, taskmanager, process)
         _failed(process, "updatedb")
     finally:
         flink.restart()
@@ -184,3 +203,74 @@ def test_user_errors_on_flink_are_one_line_and_exit_2(tmp_path, flink):
     line = _one_line_error(*inject, *_flags_with(flink, flink_version="1.18"))
     assert "runs Flink 1.19.3, but --flink_version is 1.18" in line
     assert not (tmp_path / "db").exists()  # nothing ran
+
+
+def _worker_pool(port: int) -> subprocess.Popen[bytes]:
+    """Beam's worker pool on ``port``, as flink-local starts it."""
+    pool = subprocess.Popen(
+        [sys.executable, "-m", "apache_beam.runners.worker.worker_pool_main",
+         "--service_port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    _wait_for_port(port, pool, timeout_s=60)
+    return pool
+
+
+def _flink_local(run: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, BEAMCRAWL_FLINK_RUN=str(run))
+    return subprocess.run(
+        [sys.executable, str(FLINK_LOCAL), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_a_fresh_start_stops_the_dead_clusters_pool_and_refuses_busy_ports(
+    tmp_path, flink
+):
+    # flink (the session's cluster) is only here for the installed Flink.
+    # A worker pool outlived its JobManager: gRPC listens with SO_REUSEPORT,
+    # so a second pool on its port would silently share the new cluster's
+    # workers with it (and a test's SIGKILL would miss them)
+    run = tmp_path / "run"
+    run.mkdir()
+    pool_port, rpc_port, rest_port = _free_port(), _free_port(), _free_port()
+    orphan = _worker_pool(pool_port)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    (run / "state.json").write_text(
+        json.dumps({"jobmanager": gone.pid, "worker_pool": orphan.pid})
+    )
+    with socket.socket() as busy:  # the new cluster's RPC port is taken
+        busy.bind(("127.0.0.1", rpc_port))
+        busy.listen()
+        done = _flink_local(
+            run, "start", "--rest-port", str(rest_port),
+            "--rpc-port", str(rpc_port), "--worker-pool-port", str(pool_port),
+        )  # fmt: skip
+    assert orphan.wait(timeout=30) is not None  # the recorded pool: stopped
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"flink-local: 127.0.0.1:{rpc_port} is in use by another process; "
+        "stop it or choose --rpc-port"
+    ]
+
+    stranger = _worker_pool(pool_port)  # not recorded: not ours to stop
+    try:
+        done = _flink_local(
+            run, "start", "--rest-port", str(rest_port),
+            "--rpc-port", str(rpc_port), "--worker-pool-port", str(pool_port),
+        )  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines() == [
+            f"flink-local: 127.0.0.1:{pool_port} is in use by another process; "
+            "stop it or choose --worker-pool-port"
+        ]
+        assert stranger.poll() is None
+    finally:
+        stranger.kill()
+        stranger.wait()
