@@ -3,9 +3,9 @@
 Every Avro block beamcrawl writes is raw DEFLATE (RFC 1951), as the Avro
 spec has it; any DEFLATE encoder makes a block every reader reads. Intel's
 ISA-L (the ``isal`` package) makes level-1 blocks about four times faster
-than zlib at the same size (bench/README.md, "Avro blocks"): on a crawl,
-compressing the fetched content and the parsed text was the largest single
-cost of writing a segment. Without ``isal`` (a platform it has no wheel
+than zlib at the same size (bench/README.md, "What each change bought"):
+compressing the fetched content and the parsed text was most of the cost of
+writing a segment's records. Without ``isal`` (a platform it has no wheel
 for), zlib writes the same format.
 """
 

@@ -64,6 +64,11 @@ STATE = RUN / "state.json"
 # Flink's working and blob directories (a TaskManager caches every job's
 # 150 MB job server jar there): inside RUN, emptied on start and on stop
 SCRATCH = RUN / "scratch"
+SCRATCH_DIRS = {
+    "io.tmp.dirs": SCRATCH / "io",
+    "process.working-dir": SCRATCH / "work",
+    "blob.storage.directory": SCRATCH / "blob",
+}
 
 POM = Path(__file__).resolve().parent / "flink-job-server" / "pom.xml"
 
@@ -143,8 +148,8 @@ def start(rest_port: int, rpc_port: int, pool_port: int) -> dict[str, Any]:
         _check_port_is_free(pool_port, "--worker-pool-port")
         _check_port_is_free(rpc_port, "--rpc-port")
         shutil.rmtree(SCRATCH, ignore_errors=True)
-        for sub in ("io", "work", "blob"):
-            (SCRATCH / sub).mkdir(parents=True)
+        for directory in SCRATCH_DIRS.values():
+            directory.mkdir(parents=True)
         _write_conf(rest_port, rpc_port)
     _check_port_is_ours(state)
     stale = set()
@@ -241,9 +246,7 @@ def _write_conf(rest_port: int, rpc_port: int) -> None:
         "classloader.resolve-order": "parent-first",
         # not java.io.tmpdir: a killed TaskManager's directory would stay
         # there, and each holds every job's jar until the cleanup below
-        "io.tmp.dirs": str(SCRATCH / "io"),
-        "process.working-dir": str(SCRATCH / "work"),
-        "blob.storage.directory": str(SCRATCH / "blob"),
+        **{key: str(directory) for key, directory in SCRATCH_DIRS.items()},
         # a finished job's jar leaves the TaskManager's cache after 30 s, not
         # an hour: a test session runs some forty jobs of 150 MB each
         "blob.service.cleanup.interval": 30,

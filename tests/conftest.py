@@ -167,16 +167,26 @@ class FlinkCluster:
         flink_local("start")
 
 
-def flink_local(*args: str) -> str:
-    """Run ``scripts/flink-local`` with this interpreter; its stdout."""
-    done = subprocess.run(
+def run_flink_local(
+    *args: str, run_dir: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``scripts/flink-local`` with this interpreter (state in ``run_dir``)."""
+    env = with_python_on_path()
+    if run_dir is not None:
+        env["BEAMCRAWL_FLINK_RUN"] = str(run_dir)
+    return subprocess.run(
         [sys.executable, str(FLINK_LOCAL), *args],
         capture_output=True,
         text=True,
         check=False,
         timeout=1200,
-        env=with_python_on_path(),
+        env=env,
     )
+
+
+def flink_local(*args: str) -> str:
+    """Run ``scripts/flink-local`` with this interpreter; its stdout."""
+    done = run_flink_local(*args)
     if done.returncode != 0:
         raise RuntimeError(f"flink-local {' '.join(args)}: {done.stderr[-3000:]}")
     return done.stdout

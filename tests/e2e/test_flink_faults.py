@@ -25,9 +25,9 @@ from typing import Any
 from pipelines.cli import main
 from tests.avrofiles import read_pages
 from tests.conftest import (
-    FLINK_LOCAL,
     _free_port,
     _wait_for_port,
+    run_flink_local,
     with_python_on_path,
 )
 from tests.crawlrecords import without_wall_clock
@@ -218,17 +218,6 @@ def _worker_pool(port: int) -> subprocess.Popen[bytes]:
     return pool
 
 
-def _flink_local(run: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, BEAMCRAWL_FLINK_RUN=str(run))
-    return subprocess.run(
-        [sys.executable, str(FLINK_LOCAL), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-
-
 def test_a_fresh_start_stops_the_dead_clusters_pool_and_refuses_busy_ports(
     tmp_path, flink
 ):
@@ -239,6 +228,10 @@ def test_a_fresh_start_stops_the_dead_clusters_pool_and_refuses_busy_ports(
     run = tmp_path / "run"
     run.mkdir()
     pool_port, rpc_port, rest_port = _free_port(), _free_port(), _free_port()
+    start = [
+        "start", "--rest-port", str(rest_port),
+        "--rpc-port", str(rpc_port), "--worker-pool-port", str(pool_port),
+    ]  # fmt: skip
     orphan = _worker_pool(pool_port)
     gone = subprocess.Popen(["true"])
     gone.wait()
@@ -248,10 +241,7 @@ def test_a_fresh_start_stops_the_dead_clusters_pool_and_refuses_busy_ports(
     with socket.socket() as busy:  # the new cluster's RPC port is taken
         busy.bind(("127.0.0.1", rpc_port))
         busy.listen()
-        done = _flink_local(
-            run, "start", "--rest-port", str(rest_port),
-            "--rpc-port", str(rpc_port), "--worker-pool-port", str(pool_port),
-        )  # fmt: skip
+        done = run_flink_local(*start, run_dir=run)
     assert orphan.wait(timeout=30) is not None  # the recorded pool: stopped
     assert done.returncode == 2, done.stderr
     assert done.stderr.splitlines() == [
@@ -261,10 +251,7 @@ def test_a_fresh_start_stops_the_dead_clusters_pool_and_refuses_busy_ports(
 
     stranger = _worker_pool(pool_port)  # not recorded: not ours to stop
     try:
-        done = _flink_local(
-            run, "start", "--rest-port", str(rest_port),
-            "--rpc-port", str(rpc_port), "--worker-pool-port", str(pool_port),
-        )  # fmt: skip
+        done = run_flink_local(*start, run_dir=run)
         assert done.returncode == 2, done.stderr
         assert done.stderr.splitlines() == [
             f"flink-local: 127.0.0.1:{pool_port} is in use by another process; "
