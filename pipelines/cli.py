@@ -14,11 +14,12 @@ import sys
 import threading
 from collections.abc import Sequence
 
-import grpc
-
 from crawllib import __version__
 from crawllib.errors import CrawlError
-from pipelines import runners
+
+# Beam and gRPC are imported when a command runs: a parse worker process
+# imports this module again as its __main__ (multiprocessing's spawn), and
+# importing Beam there cost each worker two seconds of CPU
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "inject": ("pipelines.inject", "inject seed URLs into a crawldb"),
@@ -68,6 +69,8 @@ class _DropNoise(logging.Filter):
 
 def _is_hang_up(exc: BaseException | None) -> bool:
     """A gRPC call the other side cancelled."""
+    import grpc
+
     return isinstance(exc, grpc.RpcError) and exc.code() == grpc.StatusCode.CANCELLED
 
 
@@ -153,6 +156,8 @@ def error_line(command: str, exc: BaseException) -> str | None:
     if isinstance(exc, CrawlError):
         return f"beamcrawl: {exc}"
     if isinstance(exc, RuntimeError):
+        from pipelines import runners
+
         reason = runners.failed_job_reason(exc)
         if reason is not None:
             return f"beamcrawl: {command}: the job failed: {reason}"

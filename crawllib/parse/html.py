@@ -43,7 +43,6 @@ Where beamcrawl differs:
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -58,8 +57,8 @@ from crawllib.parse.htmldom import (
     anchor_text,
     element_text,
     find_links,
+    holds_marks,
     link_table,
-    mark_text,
     page_text,
 )
 from crawllib.parse.htmltree import parse_tree
@@ -127,7 +126,7 @@ def parse_html(
         return failed(ParseMinor.EXCEPTION, f"{type(exc).__name__}: {exc}")
     if root is None:
         return ParseResult(ParseMajor.SUCCESS, metadata=tuple(metadata))
-    return _extract(root, page, metadata, config)
+    return _extract(root, page, metadata, config, holds_marks(text))
 
 
 def _extract(
@@ -135,6 +134,7 @@ def _extract(
     page: JavaUrl,
     metadata: list[tuple[str, str]],
     config: HtmlConfig,
+    own_marks: bool,
 ) -> ParseResult:
     """HtmlParser.getParse once the DOM is built: meta tags, then text and links."""
     head = _read_head(root)
@@ -144,26 +144,21 @@ def _extract(
     if meta.nocache:
         metadata.append((CACHING_FORBIDDEN, config.caching_forbidden_policy))
     links = [] if meta.nofollow else find_links(root, link_table(config))
-    hidden = {}
-    if links or not meta.noindex:
-        hidden = mark_text(root, _breaks(config.line_separators))
+    breaks = config.line_separators
     return ParseResult(
         ParseMajor.SUCCESS,
         ParseMinor.REDIRECT if meta.refresh else ParseMinor.OK,
         (meta.refresh_url, str(meta.refresh_s)) if meta.refresh else (),
-        title="" if meta.noindex or head.title is None else element_text(head.title),
-        text="" if meta.noindex else page_text(root),
-        outlinks=tuple(_outlinks(page, head.base_href, links, hidden)),
+        title=""
+        if meta.noindex or head.title is None
+        else element_text(head.title, breaks),
+        text="" if meta.noindex else page_text(root, breaks, own_marks),
+        outlinks=tuple(_outlinks(page, head.base_href, links, breaks)),
         metadata=tuple(metadata),
         noindex=meta.noindex,
         nofollow=meta.nofollow,
         nocache=meta.nocache,
     )
-
-
-@functools.lru_cache(maxsize=16)
-def _breaks(line_separators: frozenset[str]) -> tuple[str, ...]:
-    return tuple(sorted(line_separators))
 
 
 def _read_head(root: etree._Element) -> _Head:
@@ -245,7 +240,7 @@ def _outlinks(
     page: JavaUrl,
     base_href: str | None,
     links: list[RawLink],
-    hidden: dict[etree._Element, str],
+    breaks: frozenset[str],
 ) -> list[Outlink]:
     """Resolve the link targets against the base URL; malformed ones are skipped."""
     if not links:
@@ -259,5 +254,5 @@ def _outlinks(
         else:
             target = resolved[link.target] = resolve_url(base, link.target)
         if target is not None:
-            outlinks.append(Outlink(target, anchor_text(link.element, hidden)))
+            outlinks.append(Outlink(target, anchor_text(link.element, breaks)))
     return outlinks

@@ -1,23 +1,25 @@
-"""Text, title and link targets from an lxml tree, by Nutch's DOMContentUtils rules.
+r"""Text, title and link targets from an lxml tree, by Nutch's DOMContentUtils rules.
 
-DOMContentUtils walks the DOM node by node. Here lxml does the walking in C
-and Python touches only the elements that matter, which gives the same
-result:
+DOMContentUtils walks the DOM node by node. Here libxml2 and libxslt do the
+walking in C and Python touches only the elements that matter, which gives
+the same result:
 
-- Text nodes are lxml's ``text`` and ``tail`` strings; XPath ``//text()``
-  (or ``itertext()``) lists them in document order, without comments.
-  First, ``script`` and ``style`` lose their text, and every element named
-  in ``parser.html.line.separators`` gets a break mark at the start of its
-  text and, when a node follows it, of its tail: the two places where
-  getTextHelper adds a paragraph break for it.
-- :func:`flatten` then applies getTextHelper's rules to the joined text
-  nodes with a few regular expressions: each node's runs of Java whitespace
-  become one space and its ends are trimmed; a non-empty node is added after
-  one space (none at the start or after a break); a blank node, like a mark,
-  adds one newline (none at the start, never two).
-- Links are the elements of the link table (:func:`link_table`), visited with
-  ``iter()`` before the marks are set, since the "throw away" rules look at
-  the original child nodes.
+- Text nodes are lxml's ``text`` and ``tail`` strings, in document order,
+  without comments; ``script`` and ``style`` give none. Each element named in
+  ``parser.html.line.separators`` adds a break mark before its text and, when
+  a node follows it, before its tail: the two places where getTextHelper adds
+  a paragraph break for it.
+- :func:`flatten` applies getTextHelper's rules to such text nodes: each
+  node's runs of Java whitespace become one space and its ends are trimmed;
+  a non-empty node is added after one space (none at the start or after a
+  break); a blank node, like a mark, adds one newline (none at the start,
+  never two).
+- The page's text (:func:`page_text`) comes from an XSLT stylesheet that
+  does all of that in libxslt (``normalize-space`` is Java's ``\s+`` and
+  ``trim()`` on text without control characters) and writes one string of
+  text and marks; pages with control characters or marks of their own take
+  the node-by-node path. The tree is never changed.
+- Links are the elements of the link table (:func:`link_table`).
 
 The marks are two noncharacters, so a page that contains them itself gets a
 break or a space there; nothing else changes.
@@ -28,7 +30,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import cast
 
@@ -54,14 +56,13 @@ _NODE_EDGES = re.compile(
     r"[\x00-\x20]+(?=[\ufdd0\ufdd1])|(?<=[\ufdd0\ufdd1])[\x00-\x20]+"
 )
 _BREAKS = re.compile(r"\ufdd0[\ufdd0\ufdd1]*")
-_NOT_XML = re.compile(r"[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _NOFOLLOW = re.compile(r"\bnofollow\b", re.IGNORECASE)
 ALT_WALK_LIMIT = 1000
 """Elements the img-alt fallback of an anchor looks at, at most (Nutch walks
 the whole subtree: quadratic time on pages of nested empty links)."""
 
 _EVENTS = ("start", "end", "comment", "pi")  # iterwalk skips comments otherwise
-_LOCAL = threading.local()  # an XPath object serializes the threads using it
+_LOCAL = threading.local()  # an XSLT object is for one thread at a time
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,37 +167,6 @@ def _blank(node: str | etree._Element) -> bool:
     return isinstance(node, str) and not node.strip(_JAVA_WHITESPACE)
 
 
-def mark_text(
-    root: etree._Element, breaks: tuple[str, ...]
-) -> dict[etree._Element, str]:
-    """Prepare ``root`` for :func:`flatten`; returns the script and style texts.
-
-    Script and style elements lose their text (getTextHelper skips their
-    children); each element in ``breaks`` gets :data:`BREAK` marks.
-    """
-    hidden = {}
-    for element in root.iter("script", "style"):
-        if element.text is not None:
-            hidden[element] = element.text
-            element.text = None
-    if breaks:
-        for element in root.iter(*breaks):
-            text = element.text
-            _set(element, "text", BREAK if text is None else BREAK + text)
-            tail = element.tail
-            if tail is not None or element.getnext() is not None:
-                _set(element, "tail", BREAK if tail is None else BREAK + tail)
-    return hidden
-
-
-def _set(element: etree._Element, name: str, value: str) -> None:
-    """Set text or tail; lxml refuses characters XML forbids (from ``&#1;``)."""
-    try:
-        setattr(element, name, value)
-    except ValueError:
-        setattr(element, name, _NOT_XML.sub("", value))
-
-
 def flatten(nodes: Iterable[str]) -> str:
     """Apply getTextHelper's rules to text nodes that may hold :data:`BREAK` marks.
 
@@ -273,20 +243,140 @@ def _has_any(encoded: bytes, characters: bytes) -> bool:
     return len(encoded.translate(None, characters)) != len(encoded)
 
 
-def page_text(root: etree._Element) -> str:
-    """DOMContentUtils.getText of the whole page, head included."""
-    text_nodes = getattr(_LOCAL, "text_nodes", None)
-    if text_nodes is None:  # faster than itertext
-        text_nodes = _LOCAL.text_nodes = etree.XPath("//text()", smart_strings=False)
-    return flatten(cast("list[str]", text_nodes(root)))
+def page_text(
+    root: etree._Element, breaks: Collection[str], own_marks: bool = True
+) -> str:
+    """DOMContentUtils.getText of the whole page, head included.
+
+    Args:
+        root: the page's root element.
+        breaks: the line separator elements (``parser.html.line.separators``).
+        own_marks: whether the page's text may hold the mark characters
+            (:func:`holds_marks`); only a page without them is flattened by
+            the stylesheet.
+    """
+    breaks = frozenset(breaks)
+    stylesheet = None if own_marks else _text_stylesheet(breaks)
+    if stylesheet is not None:
+        try:
+            written = bytes(stylesheet(root))
+        except etree.XSLTError:
+            written = b"\x00"
+        # normalize-space is Java's \s+ and trim() but for these characters
+        if not _has_any(written, _NOT_FOLDED_BYTES):
+            return _marks_to_text(written.decode("utf-8"))
+    return flatten(list(text_nodes(root, breaks)))
 
 
-def element_text(element: etree._Element) -> str:
+def holds_marks(text: str) -> bool:
+    """Whether ``text`` holds :data:`BREAK` or the node mark itself."""
+    return BREAK in text or _NODE in text
+
+
+def _marks_to_text(written: str) -> str:
+    """The stylesheet's output as text: marks become newlines and spaces.
+
+    Each text node is written normalized after a node mark; a blank one (a
+    node mark with nothing after it) is a break, as a line separator's mark.
+    """
+    text = _BLANK_NODE_MARK.sub(BREAK, written)
+    return _BREAKS.sub("\n", text).replace(_NODE, " ").lstrip("\n ").rstrip(" ")
+
+
+_BLANK_NODE_MARK = re.compile("\ufdd1(?=[\ufdd0\ufdd1]|\\Z)")
+_NOT_FOLDED_BYTES = bytes(range(0x09)) + b"\x0b\x0c" + bytes(range(0x0E, 0x20))
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+_STYLESHEET = """\
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+<xsl:output method="text" encoding="UTF-8"/>
+<xsl:template match="text()">&#xFDD1;<xsl:value-of select="normalize-space()"/>\
+</xsl:template>
+<xsl:template match="script|style"/>
+{break_templates}
+</xsl:stylesheet>"""
+_BREAK_TEMPLATE = """\
+<xsl:template match="{names}">&#xFDD0;<xsl:apply-templates/>\
+<xsl:if test="following-sibling::node()">&#xFDD0;</xsl:if></xsl:template>"""
+_HIDDEN_BREAK = """\
+<xsl:template match="{names}" priority="1">&#xFDD0;\
+<xsl:if test="following-sibling::node()">&#xFDD0;</xsl:if></xsl:template>"""
+
+
+def _text_stylesheet(breaks: frozenset[str]) -> etree.XSLT | None:
+    """The page text stylesheet for these line separators, one per thread.
+
+    None when a separator is no XML name (the text is then taken node by node).
+    """
+    stylesheets: dict[frozenset[str], etree.XSLT | None] | None = getattr(
+        _LOCAL, "stylesheets", None
+    )
+    if stylesheets is None:
+        stylesheets = _LOCAL.stylesheets = {}
+    if breaks not in stylesheets:
+        stylesheets[breaks] = _build_stylesheet(breaks)
+    return stylesheets[breaks]
+
+
+def _build_stylesheet(breaks: frozenset[str]) -> etree.XSLT | None:
+    if not all(_NAME.fullmatch(name) for name in breaks):
+        return None
+    names = sorted(breaks)
+    hidden = "|".join(name for name in names if name in ("script", "style"))
+    shown = "|".join(name for name in names if name not in ("script", "style"))
+    templates = [
+        _BREAK_TEMPLATE.format(names=shown) if shown else "",
+        _HIDDEN_BREAK.format(names=hidden) if hidden else "",
+    ]
+    return etree.XSLT(
+        etree.XML(_STYLESHEET.format(break_templates="\n".join(templates)))
+    )
+
+
+def text_nodes(
+    element: etree._Element,
+    breaks: Collection[str],
+    stop: etree._Element | None = None,
+) -> Iterator[str]:
+    """The text nodes of ``element``'s subtree with their break marks, up to ``stop``.
+
+    In document order, without comments, ``element``'s own tail or the text
+    of ``script`` and ``style``; a line separator element's text (or, if it
+    has none, an empty node) starts with :data:`BREAK`, and so does its tail
+    when a node follows it.
+    """
+    for event, node in etree.iterwalk(element, events=_EVENTS):
+        if event == "start":
+            if node is stop:
+                return
+            tag = node.tag
+            text = None if tag == "script" or tag == "style" else node.text
+            if tag in breaks:
+                text = BREAK if text is None else BREAK + text
+            if text:
+                yield text
+        elif node is not element:  # an end, comment or pi
+            tail = node.tail
+            if node.tag in breaks and (tail is not None or node.getnext() is not None):
+                tail = BREAK if tail is None else BREAK + tail
+            if tail:
+                yield tail
+
+
+def _subtree_text(element: etree._Element, breaks: Collection[str]) -> Iterator[str]:
+    """:func:`text_nodes` of ``element``, by ``itertext`` when nothing is marked."""
+    if element.tag in breaks or any(
+        True for _ in element.iterdescendants(*breaks, "script", "style")
+    ):
+        return text_nodes(element, breaks)
+    return cast("Iterator[str]", element.itertext())
+
+
+def element_text(element: etree._Element, breaks: Collection[str]) -> str:
     """DOMContentUtils.getText of one element (the title), trimmed."""
-    return flatten(_itertext(element)).strip(_EDGES)
+    return flatten(_subtree_text(element, breaks)).strip(_EDGES)
 
 
-def anchor_text(link: etree._Element, hidden: dict[etree._Element, str]) -> str:
+def anchor_text(link: etree._Element, breaks: Collection[str]) -> str:
     """The anchor of a link: its text up to a nested ``<a>``, else its img alts.
 
     As getOutlinks: ``getText(node, abortOnNestedAnchors)``, trimmed; if that
@@ -297,6 +387,8 @@ def anchor_text(link: etree._Element, hidden: dict[etree._Element, str]) -> str:
         text = ""
     elif len(link) == 0:
         text = link.text or ""
+        if link.tag in breaks:
+            text = BREAK + text
         text = flatten((text,)) if BREAK in text else _FOLD.sub(" ", text)
     else:
         nested = link.iterdescendants("a")
@@ -304,32 +396,15 @@ def anchor_text(link: etree._Element, hidden: dict[etree._Element, str]) -> str:
         if link.tag != "a" and stop is not None:
             stop = next(nested, None)  # the second <a> aborts: the first counted
         text = flatten(
-            _nodes_before(link, stop) if stop is not None else _itertext(link)
+            text_nodes(link, breaks, stop)
+            if stop is not None
+            else _subtree_text(link, breaks)
         )
     text = text.strip(_EDGES)
-    return text or " ".join(_alt_texts(link, hidden)).strip(_EDGES)
+    return text or " ".join(_alt_texts(link)).strip(_EDGES)
 
 
-def _itertext(element: etree._Element) -> Iterator[str]:
-    """``element.itertext()`` (typed: HTML trees hold no bytes)."""
-    return cast("Iterator[str]", element.itertext())
-
-
-def _nodes_before(link: etree._Element, stop: etree._Element) -> Iterator[str]:
-    """The text nodes of ``link`` in document order, up to element ``stop``."""
-    for event, element in etree.iterwalk(link, events=_EVENTS):
-        if event == "start":
-            if element is stop:
-                return
-            if element.text:
-                yield element.text
-        elif element.tail and element is not link:  # an end, comment or pi
-            yield element.tail
-
-
-def _alt_texts(
-    link: etree._Element, hidden: dict[etree._Element, str]
-) -> Iterator[str]:
+def _alt_texts(link: etree._Element) -> Iterator[str]:
     """The "try harder" walk of getOutlinks: img alts and raw text nodes."""
     starts = 0
     for event, element in etree.iterwalk(link, events=_EVENTS):
@@ -341,12 +416,7 @@ def _alt_texts(
                 alt = element.get("alt")
                 if alt is not None and alt.strip(_EDGES):
                     yield alt
-            text = hidden.get(element, element.text)
-            if text:
-                text = text.replace(BREAK, "")
-                if text:
-                    yield text
+            if element.text:
+                yield element.text
         elif element.tail and element is not link:
-            tail = element.tail.replace(BREAK, "")
-            if tail:
-                yield tail
+            yield element.tail
