@@ -32,7 +32,7 @@ import re
 import threading
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 from lxml import etree
 
@@ -78,8 +78,7 @@ class LinkRule:
     needs_children: bool
 
 
-@dataclass(frozen=True, slots=True)
-class RawLink:
+class RawLink(NamedTuple):
     """A link element that passed the throw-away, rel and method checks."""
 
     element: etree._Element
