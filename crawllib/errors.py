@@ -8,6 +8,8 @@ The hierarchy::
     ├── CrawlDbError            a crawldb problem
     │   ├── CrawlDbMissingError   no crawldb where one was expected
     │   └── CrawlDbLockedError    another job holds ``<crawldb>/.locked``
+    ├── CorruptFileError        a part file a job would read is empty, cut
+    │                           short, not Avro or of another schema
     └── RunnerError             the runner's services (a Flink cluster, a job
                                 server or its jar) are missing or unreachable
 
@@ -41,6 +43,10 @@ class CrawlDbMissingError(CrawlDbError):
 
 class CrawlDbLockedError(CrawlDbError):
     """The crawldb is locked by another job (``<crawldb>/.locked`` exists)."""
+
+
+class CorruptFileError(CrawlError):
+    """A crawldb, linkdb or segment part file cannot be read whole."""
 
 
 class RunnerError(CrawlError):

@@ -188,6 +188,8 @@ def _invert(
     job: JobArgs, config: LinkDbConfig, sources: list[str], target: str, new_dir: str
 ) -> PipelineResult:
     existing = io.crawldb_exists(target)
+    for source in sources:
+        io.check_parts(io.parts_pattern(source))
     with beam.Pipeline(options=job.pipeline_options()) as pipeline:
         parsed = (
             pipeline

@@ -35,8 +35,8 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.pvalue import PBegin, PCollection
 
-from crawllib import avrodeflate
-from crawllib.errors import CrawlDbLockedError, CrawlDbMissingError
+from crawllib import avrocheck, avrodeflate
+from crawllib.errors import CorruptFileError, CrawlDbLockedError, CrawlDbMissingError
 from crawllib.webpage import WebPage, schema
 
 _LOG = logging.getLogger(__name__)
@@ -50,14 +50,57 @@ _NEW_PREFIX = "tmp-"
 
 
 class ReadWebPages(beam.PTransform[PBegin, PCollection[WebPage]]):
-    """Read WebPage records from Avro files matching ``file_pattern``."""
+    """Read WebPage records from Avro files matching ``file_pattern``.
+
+    Every matching file is checked first (:func:`check_parts`): a damaged
+    one stops the job before it starts.
+    """
 
     def __init__(self, file_pattern: str) -> None:
         super().__init__()
         self._pattern = file_pattern
 
     def expand(self, begin: PBegin) -> PCollection[WebPage]:
+        check_parts(self._pattern)
         return begin | "ReadAvro" >> ReadFromAvro(self._pattern)
+
+
+DAMAGED_HINT = "see the README, 'Damaged files'"
+
+
+def webpage_schema_check() -> tuple[str, frozenset[str]]:
+    """The full name and the field names a WebPage part file's schema must have."""
+    webpage = schema()
+    name = f"{webpage['namespace']}.{webpage['name']}"
+    return name, frozenset(field["name"] for field in webpage["fields"])
+
+
+def part_paths(pattern: str) -> list[tuple[str, int]]:
+    """(path, size) of the files matching ``pattern``, in name order."""
+    matches = FileSystems.match([pattern])
+    metadata = matches[0].metadata_list if matches else []
+    return sorted((meta.path, meta.size_in_bytes) for meta in metadata)
+
+
+def check_parts(pattern: str) -> None:
+    """Refuse any file matching ``pattern`` that is not whole WebPage Avro.
+
+    An empty, cut-short, garbage or foreign file would otherwise be read as
+    fewer records (or stop the job with a traceback), and a job that writes
+    would make the loss permanent.
+
+    Raises:
+        CorruptFileError: one line naming the file and what is wrong.
+    """
+    name, fields = webpage_schema_check()
+    for path, size in part_paths(pattern):
+        with FileSystems.open(
+            path, compression_type=CompressionTypes.UNCOMPRESSED
+        ) as stream:
+            try:
+                avrocheck.check_file(stream, size, name, fields)
+            except avrocheck.AvroFileError as exc:
+                raise CorruptFileError(f"{path}: {exc}; {DAMAGED_HINT}") from None
 
 
 class WriteWebPages(beam.PTransform[PCollection[WebPage], PCollection[str]]):

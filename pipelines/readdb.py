@@ -1,8 +1,10 @@
-"""``beamcrawl readdb CRAWLDB (--stats [--json] | --dump OUT_DIR | --url URL)``.
+"""``beamcrawl readdb CRAWLDB (--stats [--json] | --dump OUT_DIR | --url URL | ...)``.
 
 Nutch's CrawlDbReader as Beam transforms: :class:`CrawlDbStats` computes the
 statistics, ``--dump`` writes every record as a line of JSON, ``--url``
-prints one record.
+prints one record. Beyond Nutch, ``--verify`` reads every part file and
+says which are damaged, and ``--salvage OUT_CRAWLDB`` copies the readable
+records of a damaged crawldb into a new one (:mod:`pipelines.damaged`).
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ from apache_beam.transforms.stats import ApproximateQuantiles
 from crawllib import dbstats
 from crawllib.config import StatsConfig, UrlConfig
 from crawllib.dbstats import DbStats
-from crawllib.errors import ConfigError
+from crawllib.errors import ConfigError, CrawlDbMissingError
 from crawllib.pagetext import render_page
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, to_json_line
-from pipelines import io
+from pipelines import damaged, io
 from pipelines.options import JobArgs, job_parser, parse_job_args
 
 _QUANTILE_STEPS = 1001  # 0.1% resolution for db.stats.score.quantiles
@@ -102,10 +104,26 @@ def run(argv: Sequence[str] | None = None) -> int:
     mode.add_argument("--stats", action="store_true", help="print statistics")
     mode.add_argument("--dump", metavar="OUT_DIR", help="write records as JSON lines")
     mode.add_argument("--url", help="print the record of one URL")
+    mode.add_argument(
+        "--verify",
+        action="store_true",
+        help="read every part file of current/ and old/; exit 2 if one is damaged",
+    )
+    mode.add_argument(
+        "--salvage",
+        metavar="OUT_CRAWLDB",
+        help="write the readable records of current/ into a new crawldb",
+    )
     parser.add_argument("--json", action="store_true", help="--stats as JSON")
     job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
     if job.args.json and not job.args.stats:
         raise ConfigError("beamcrawl readdb: --json goes with --stats")
+    if job.args.verify or job.args.salvage:
+        if not FileSystems.exists(job.args.crawldb):
+            raise CrawlDbMissingError(f"no crawldb at {job.args.crawldb}")
+        if job.args.verify:
+            return damaged.verify(job.args.crawldb)
+        return damaged.salvage(job.args.crawldb, job.args.salvage)
     pattern = io.require_crawldb(job.args.crawldb)
     if job.args.stats:
         return _print_stats(job, pattern)

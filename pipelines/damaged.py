@@ -1,0 +1,91 @@
+"""``readdb --verify`` and ``--salvage``: find damaged part files, keep what reads.
+
+Every job checks the part files it reads (:func:`pipelines.io.check_parts`)
+and refuses a damaged one. These are the tools for what comes next:
+:func:`verify` decodes every record of every part file of a crawldb or
+linkdb (``current/`` and ``old/``) and says which files are whole;
+:func:`salvage` writes the records of ``current/``'s readable blocks into a
+new crawldb, with a count of what was lost. Both run in the launching
+process through Beam's FileSystems (local disk or an object store).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+import fastavro
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+
+from crawllib import avrocheck
+from crawllib.errors import ConfigError
+from crawllib.webpage import schema
+from pipelines import io
+
+
+def verify(db: str, out: TextIO | None = None) -> int:
+    """Check every part file of ``db``'s versions; 0 if all are whole, else 2."""
+    out = out or sys.stdout
+    name, fields = io.webpage_schema_check()
+    damaged = files = records = 0
+    for version in (io.CURRENT, io.OLD):
+        pattern = io.parts_pattern(FileSystems.join(db, version))
+        for path, size in io.part_paths(pattern):
+            files += 1
+            try:
+                with _open(path) as stream:
+                    count = avrocheck.read_file(stream, size, name, fields)
+            except avrocheck.AvroFileError as exc:
+                damaged += 1
+                print(f"DAMAGED {path}: {exc}", file=out)
+            else:
+                records += count
+                print(f"ok      {path}: {count} records", file=out)
+    if not files:
+        raise ConfigError(f"beamcrawl readdb: no part files in {db}")
+    print(
+        f"part files: {files}, damaged: {damaged}, records in the whole ones: "
+        f"{records}",
+        file=out,
+    )
+    return 2 if damaged else 0
+
+
+def salvage(db: str, out_db: str, out: TextIO | None = None) -> int:
+    """Write the readable records of ``db``'s current version into ``out_db``."""
+    out = out or sys.stderr
+    if FileSystems.exists(out_db) and io.part_paths(FileSystems.join(out_db, "*")):
+        raise ConfigError(f"beamcrawl readdb: {out_db} exists and is not empty")
+    name, fields = io.webpage_schema_check()
+    records: list[Any] = []
+    lost = 0
+    unknown = False
+    for path, size in io.part_paths(io.parts_pattern(io.current_dir(db))):
+        try:
+            with _open(path) as stream:
+                result = avrocheck.salvage_file(stream, size, name, fields)
+        except avrocheck.AvroFileError as exc:
+            print(f"{path}: nothing readable: {exc}", file=out)
+            unknown = True
+            continue
+        records.extend(result.records)
+        lost += result.lost
+        unknown = unknown or result.unknown_loss
+        for problem in result.problems:
+            print(f"{path}: {problem}", file=out)
+    target = FileSystems.join(io.current_dir(out_db), "part-00000-of-00001.avro")
+    with FileSystems.create(
+        target, compression_type=CompressionTypes.UNCOMPRESSED
+    ) as handle:
+        fastavro.writer(handle, fastavro.parse_schema(schema()), records, "deflate")
+    if unknown:
+        loss = f"{lost} records lost, and more whose number is unknown"
+    else:
+        loss = f"{lost} records lost"
+    print(f"salvaged {len(records)} records into {out_db}; {loss}", file=out)
+    return 0
+
+
+def _open(path: str) -> Any:
+    return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)
