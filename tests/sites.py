@@ -2,8 +2,13 @@
 
 ``start_site(host)`` serves on ``host`` (any 127.0.0.x) and a free port and
 returns a :class:`Site`; ``site.stop()`` shuts it down. Every request is
-logged (path, headers, start and end times, how many requests to this server
-were in flight), so politeness can be checked from the server's own view.
+logged (path, headers, when it arrived and when the server answered, how
+many requests to this server were in flight), so politeness can be checked
+from the server's own view. ``site.hold(prefix, until)`` keeps requests
+unanswered until an event, so a test can order events instead of timing them.
+
+:class:`RawSite` is a bare-socket server that sends answers byte for byte
+(header bytes no HTTP library would write, such as raw UTF-8 in Location).
 
 Paths:
     /ok, /page/<anything>     200 text/html naming the path
@@ -38,18 +43,22 @@ Paths:
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import socket
 import sys
 import threading
 import time
 import zlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 LAST_MODIFIED = formatdate(1_600_000_000, usegmt=True)
+HOLD_CAP_S = 30.0
+"""A held request is answered after this long even if its event never came."""
 
 
 def encoded_text(size: int) -> bytes:
@@ -77,13 +86,20 @@ def _compressed(kind: str, size: int, zeros: bool) -> bytes:
 
 @dataclass
 class Request:
-    """One request as the server saw it."""
+    """One request as the server saw it (``time.monotonic()`` seconds).
+
+    ``ended`` is stamped when the server starts to answer, before the first
+    byte of the answer is written: no client can have the answer earlier, so
+    the gap from one request's ``ended`` to the next one's ``started`` is
+    never shorter than the wait the client made between them, however slow
+    the machine. 0.0 while unanswered.
+    """
 
     path: str
     headers: dict[str, str]
     started: float
     ended: float = 0.0
-    in_flight: int = 1  # requests to this server running when it started
+    in_flight: int = 1  # requests to this server not yet answered when it came
 
 
 @dataclass
@@ -99,6 +115,8 @@ class Site:
     log: list[Request] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     active: int = 0
+    holds: list[tuple[str, Callable[[], bool]]] = field(default_factory=list)
+    stopping: threading.Event = field(default_factory=threading.Event)
 
     @property
     def base(self) -> str:
@@ -114,8 +132,34 @@ class Site:
         with self.lock:
             return [r for r in self.log if r.path.startswith(prefix)]
 
+    def hold(self, prefix: str, until: Callable[[], bool]) -> None:
+        """Answer requests whose path starts with ``prefix`` once ``until()`` holds.
+
+        ``until`` should stay true once it is (an event set, a count reached).
+        A held request is logged and in flight. :meth:`stop` releases it; so
+        does :data:`HOLD_CAP_S`, which also ends the hold for later requests,
+        so that a test whose event never comes fails on its assertions rather
+        than hanging.
+        """
+        with self.lock:
+            self.holds.append((prefix, until))
+
+    def wait_for_release(self, path: str) -> None:
+        """Block while a hold on ``path`` is not released (server threads)."""
+        with self.lock:
+            waits = [hold for hold in self.holds if path.startswith(hold[0])]
+        deadline = time.monotonic() + HOLD_CAP_S
+        while not all(until() for _, until in waits):
+            if self.stopping.wait(0.005):
+                return
+            if time.monotonic() >= deadline:
+                with self.lock:  # the event never came: no more holding
+                    self.holds[:] = [h for h in self.holds if h not in waits]
+                return
+
     def stop(self) -> None:
-        """Shut the server down and close its socket."""
+        """Release held requests, shut the server down and close its socket."""
+        self.stopping.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -140,16 +184,29 @@ class _Handler(BaseHTTPRequestHandler):
         site = self.site
         with site.lock:
             site.active += 1
-            entry = Request(
+            self._entry = Request(
                 self.path, dict(self.headers), time.monotonic(), 0.0, site.active
             )
-            site.log.append(entry)
+            site.log.append(self._entry)
         try:
+            site.wait_for_release(self.path)
             self._route()
         finally:
-            with site.lock:
-                site.active -= 1
-                entry.ended = time.monotonic()
+            self._answering()
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self._answering()  # before any byte of the answer leaves (end_headers)
+        super().send_response(code, message)
+
+    def _answering(self) -> None:
+        """Stamp the current request answered (once) and no longer in flight."""
+        entry: Request | None = getattr(self, "_entry", None)
+        if entry is None or entry.ended:
+            return  # an error answer before any request, or already stamped
+        site = self.site
+        with site.lock:
+            site.active -= 1
+            entry.ended = time.monotonic()
 
     def _route(self) -> None:
         parts = urlsplit(self.path)
@@ -302,6 +359,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, str(self.client_address[1]).encode(), "text/plain")
 
     def _r_malformed(self, rest: str, query: dict[str, list[str]]) -> None:
+        self._answering()
         self.wfile.write(b"THIS IS NOT HTTP\r\n\r\nbody")
         self.wfile.flush()
         self.close_connection = True
@@ -379,3 +437,89 @@ def set_robots_reply(site: Site, reply: RobotsReply) -> None:
     """
     site.server.robots_reply = reply  # type: ignore[attr-defined]
     site.server.RequestHandlerClass = _RobotsReplyHandler
+
+
+# --- answers sent byte for byte, on a bare socket ---------------------------
+
+
+@dataclass(frozen=True)
+class RawReply:
+    """An answer as bytes: the status after ``HTTP/1.1``, header lines, body.
+
+    ``Content-Length`` and ``Connection: close`` are added.
+    """
+
+    status: bytes
+    headers: tuple[bytes, ...] = ()
+    body: bytes = b""
+
+
+_NOT_FOUND = RawReply(b"404 Not Found", (b"Content-Type: text/plain",), b"none")
+
+
+class RawSite:
+    """An HTTP server on a bare socket: each answer goes out exactly as given.
+
+    ``replies`` maps request targets, as bytes on the request line
+    (``b"/start"``), to answers; other targets get a 404. One connection at
+    a time, one request per connection. The request targets are logged as
+    they came in :attr:`targets`. Serves in a thread that :meth:`stop` joins.
+    """
+
+    def __init__(self, host: str, replies: Mapping[bytes, RawReply]) -> None:
+        self._socket = socket.create_server((host, 0))
+        self._socket.settimeout(0.05)  # how often the loop looks for stop()
+        self.host = host
+        self.port: int = self._socket.getsockname()[1]
+        self.replies = dict(replies)
+        self.targets: list[bytes] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    @property
+    def base(self) -> str:
+        """``http://host:port``."""
+        return f"http://{self.host}:{self.port}"
+
+    def url(self, path: str) -> str:
+        """An absolute URL on this site."""
+        return self.base + path
+
+    def requested(self) -> list[bytes]:
+        """The request targets so far, in order."""
+        with self._lock:
+            return list(self.targets)
+
+    def stop(self) -> None:
+        """Stop serving, join the thread and close the socket."""
+        self._stopping.set()
+        self._thread.join()
+        self._socket.close()
+
+    def _serve(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                connection, _ = self._socket.accept()
+            except TimeoutError:
+                continue
+            # OSError: a client that hung up, nothing to answer
+            with connection, contextlib.suppress(OSError):
+                self._answer(connection)
+
+    def _answer(self, connection: socket.socket) -> None:
+        connection.settimeout(10.0)
+        request = b""
+        while b"\r\n\r\n" not in request:
+            chunk = connection.recv(4096)
+            if not chunk:
+                return
+            request += chunk
+        target = request.split(b"\r\n", 1)[0].split(b" ")[1]
+        with self._lock:
+            self.targets.append(target)
+        reply = self.replies.get(target, _NOT_FOUND)
+        head = [b"HTTP/1.1 " + reply.status, *reply.headers]
+        head += [b"Content-Length: %d" % len(reply.body), b"Connection: close"]
+        connection.sendall(b"\r\n".join(head) + b"\r\n\r\n" + reply.body)

@@ -10,6 +10,8 @@ and response handling (reference sections 6.3-6.5):
   and the page has a modified time.
 - Redirects are never followed: a 3xx is MOVED, TEMP_MOVED or NOTMODIFIED
   with the absolute target in ``args[0]``; the fetcher decides what to do.
+  Raw bytes in ``Location`` are read as browsers read them
+  (:func:`location_text`), where Nutch reads them as ISO-8859-1.
 - The body is read raw and decompressed here, so ``http.content.limit`` caps
   the *decoded* bytes and a gzip bomb costs no more memory than the limit.
 - A body is read for at most :attr:`HttpProtocol.time_limit_s` (as
@@ -23,9 +25,9 @@ from __future__ import annotations
 
 import email.utils
 import logging
+import re
 import time
-import zlib
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import timezone
 from urllib.parse import urljoin, urlsplit
 
@@ -35,7 +37,9 @@ from requests.adapters import HTTPAdapter
 
 from crawllib.config.fetch import HttpConfig
 from crawllib.protocol import FetchResult
+from crawllib.protocol.httpbody import describe_error, read_body
 from crawllib.status import ProtocolStatus
+from crawllib.urls.javaurl import java_trim
 
 _LOG = logging.getLogger(__name__)
 
@@ -45,12 +49,9 @@ POOL_SIZE = 64
 MIN_TIME_LIMIT_S = 30.0
 """The body time limit is ``max(3 x http.timeout, MIN_TIME_LIMIT_S)``."""
 
-_READ_SIZE = 64 * 1024  # bytes asked of the socket per read
-_STEP = 256 * 1024  # decoded bytes per zlib call when there is no limit
 _DRAIN_LIMIT = 64 * 1024  # unused bodies up to this size are read to keep the conn
-_MAX_MESSAGE = 300
-_GZIP_WBITS = 16 + zlib.MAX_WBITS
 _TEMP_REDIRECTS = frozenset({302, 303, 307})
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # surrogateescape's stand-ins
 _WITH_CONTENT = frozenset(
     {ProtocolStatus.SUCCESS, ProtocolStatus.MOVED, ProtocolStatus.TEMP_MOVED}
 )  # Nutch passes the body on for 200 and redirects only
@@ -68,12 +69,18 @@ class HttpProtocol:
         config: the ``http.*`` settings.
         time_limit_s: how long reading a response may take in all, from the
             start of the request; default ``max(3 x http.timeout, 30 s)``.
+        clock: monotonic seconds, for the time limit and the response time.
     """
 
     def __init__(
-        self, config: HttpConfig, *, time_limit_s: float | None = None
+        self,
+        config: HttpConfig,
+        *,
+        time_limit_s: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._config = config
+        self._clock = clock
         self._time_limit_s = (
             time_limit_s
             if time_limit_s is not None
@@ -96,7 +103,7 @@ class HttpProtocol:
 
     def fetch(self, url: str, modified_time_ms: int = 0) -> FetchResult:
         """GET ``url`` once; every outcome is a result, none is raised."""
-        started = time.monotonic()
+        started = self._clock()
         try:
             scheme = urlsplit(url).scheme.lower()
             if scheme not in ("http", "https"):
@@ -146,16 +153,16 @@ class HttpProtocol:
     ) -> FetchResult:
         raw: urllib3.BaseHTTPResponse = response.raw
         code = response.status_code
+        location = raw.headers.get("Location")
         try:
-            status, args = status_for(url, code, raw.headers.get("Location"))
+            status, args = status_for(url, code, location and location_text(location))
         except ValueError as exc:  # a Location urljoin cannot resolve
             status, args = ProtocolStatus.EXCEPTION, (describe_error(exc),)
         keep = status in _WITH_CONTENT
         deadline = started + self._time_limit_s
-        if keep:
-            body = _read_body(raw, self._config.content_limit, deadline)
-        else:  # read a small body so the connection can be reused
-            body = _read_body(raw, _DRAIN_LIMIT, deadline, decode=False)
+        limit = self._config.content_limit if keep else _DRAIN_LIMIT
+        # not kept: a small body is read so that the connection can be reused
+        body = read_body(raw, limit, deadline, self._clock, decode=keep)
         if body.error and code == 200:
             status, args = ProtocolStatus.EXCEPTION, (body.error,)
         ok = keep and not body.error
@@ -175,7 +182,7 @@ class HttpProtocol:
     def _elapsed_ms(self, started: float) -> int:
         if not self._config.store_response_time:
             return 0
-        return int((time.monotonic() - started) * 1000)
+        return int((self._clock() - started) * 1000)
 
 
 def request_headers(config: HttpConfig) -> dict[str, str]:
@@ -194,12 +201,40 @@ def request_headers(config: HttpConfig) -> dict[str, str]:
     return headers
 
 
+def location_text(header: str) -> str:
+    """A ``Location`` value as browsers read its bytes (beamcrawl, not Nutch).
+
+    ``header`` is the value as http.client hands it over: each byte one
+    character (ISO-8859-1). Runs of bytes that are valid UTF-8 are read as
+    UTF-8 (the bytes ``2F C3 BC`` are ``/ü``); any other byte >= 0x80 is
+    percent-encoded as it is (``2F E9`` is ``/%E9``), as Firefox and Chromium
+    do and web-platform-tests pins (fetch/api/redirect/
+    redirect-location-escape). Escapes already in the value are left alone,
+    so the normalizer then writes every target in UTF-8 percent-encoding and
+    never encodes one twice.
+
+    Nutch 1.x protocol-http reads header bytes as ISO-8859-1 and keeps the
+    characters, so BasicURLNormalizer stores ``2F C3 BC`` as
+    ``/%C3%83%C2%BC``, a URL the server never meant; protocol-okhttp reads
+    UTF-8 but turns other bytes into U+FFFD.
+    """
+    try:
+        raw = header.encode("latin-1")
+    except UnicodeEncodeError:  # not bytes in disguise: already text
+        return header
+    text = raw.decode("utf-8", errors="surrogateescape")
+    return _ESCAPED_BYTE.sub(lambda byte: f"%{ord(byte[0]) - 0xDC00:02X}", text)
+
+
 def status_for(
     url: str, code: int, location: str | None
 ) -> tuple[ProtocolStatus, tuple[str, ...]]:
     """Nutch's ``HttpBase.getProtocolOutput`` switch: HTTP code to status + args.
 
-    A 3xx carries ``urljoin(url, Location)`` (the URL itself without one).
+    A 3xx carries ``new URL(url, Location)`` (the URL itself without one).
+    ``location`` is text: a header read by http.client goes through
+    :func:`location_text` first. As ``java.net.URL``, only characters up to
+    the space are trimmed from its ends.
 
     Raises:
         ValueError: the Location cannot be resolved against ``url``.
@@ -207,7 +242,7 @@ def status_for(
     if code == 200:
         return ProtocolStatus.SUCCESS, ()
     if 300 <= code < 400:
-        target = urljoin(url, (location or "").strip())
+        target = urljoin(url, java_trim(location or ""))
         if code == 304:
             return ProtocolStatus.NOTMODIFIED, (target,)
         if code in _TEMP_REDIRECTS:
@@ -240,157 +275,3 @@ def parse_http_date(value: str | None) -> int:
         return int(parsed.timestamp() * 1000)
     except (TypeError, ValueError, IndexError, OverflowError, OSError):
         return 0
-
-
-def describe_error(exc: BaseException) -> str:
-    """``Outer: Innermost: text`` for an exception and its deepest cause."""
-    inner = exc
-    seen = {id(exc)}
-    while (cause := _cause(inner)) is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        inner = cause
-    message = type(exc).__name__
-    if inner is not exc:
-        message += f": {type(inner).__name__}"
-    if text := str(inner):
-        message += f": {text}"
-    return message[:_MAX_MESSAGE]
-
-
-def _cause(exc: BaseException) -> BaseException | None:
-    reason = getattr(exc, "reason", None)  # urllib3's MaxRetryError
-    if isinstance(reason, BaseException):
-        return reason
-    for arg in exc.args:  # requests and ProtocolError wrap the cause in args
-        if isinstance(arg, BaseException):
-            return arg
-    return exc.__cause__ or exc.__context__
-
-
-@dataclass(frozen=True, slots=True)
-class _Body:
-    content: bytes = b""  # up to the limit
-    truncated: bool = False
-    error: str = ""
-
-
-def _read_body(
-    raw: urllib3.BaseHTTPResponse, limit: int, deadline: float, decode: bool = True
-) -> _Body:
-    """Read and decode the body: at most ``limit`` decoded bytes, until ``deadline``.
-
-    A read never blocks longer than the read timeout, so the deadline is
-    overshot by at most one ``http.timeout``.
-    """
-    encoding = (raw.headers.get("Content-Encoding") or "").strip().lower()
-    inflater = _Inflater.for_encoding(encoding) if decode else None
-    out = bytearray()
-    try:
-        while time.monotonic() < deadline:
-            chunk = raw.read1(_READ_SIZE, decode_content=False)
-            if not chunk:
-                return _finish(out, inflater, limit, encoding)
-            if inflater is None:
-                out += chunk
-            else:
-                inflater.inflate(chunk, out, limit)
-            if 0 <= limit < len(out):
-                return _Body(bytes(out[:limit]), truncated=True)
-        return _Body(bytes(out[:limit] if limit >= 0 else out), truncated=True)
-    except urllib3.exceptions.HTTPError as exc:
-        return _Body(error=describe_error(exc))
-    except zlib.error as exc:
-        if out:  # Nutch's GZIPUtils.unzipBestEffort keeps what it got
-            return _Body(bytes(out[:limit] if limit >= 0 else out), truncated=True)
-        return _Body(error=f"corrupt {encoding} body: {exc}")
-
-
-def _finish(
-    out: bytearray, inflater: _Inflater | None, limit: int, encoding: str
-) -> _Body:
-    if inflater is None:
-        return _Body(bytes(out))
-    out += inflater.flush()
-    truncated = 0 <= limit < len(out)
-    if truncated:
-        del out[limit:]
-    if not inflater.complete:
-        if not out:
-            return _Body(error=f"corrupt {encoding} body: incomplete stream")
-        truncated = True  # the compressed stream stopped early: best effort
-    return _Body(bytes(out), truncated=truncated)
-
-
-class _Inflater:
-    """Bounded incremental gzip (multi-member) or deflate (zlib or raw) decoding."""
-
-    def __init__(self, gzip: bool) -> None:
-        self._gzip = gzip
-        self._zlib = zlib.decompressobj(_GZIP_WBITS) if gzip else None
-        self._input = b""  # compressed bytes not yet consumed
-        self._fed = False
-        self._between = False  # gzip: a member ended; another may follow
-        self._ended = False  # stream complete; anything after it is ignored
-
-    @classmethod
-    def for_encoding(cls, encoding: str) -> _Inflater | None:
-        """An inflater for gzip, x-gzip and deflate; None for anything else."""
-        if encoding in ("gzip", "x-gzip"):
-            return cls(gzip=True)
-        if encoding == "deflate":
-            return cls(gzip=False)
-        return None
-
-    @property
-    def complete(self) -> bool:
-        """The stream ended properly (or there was none)."""
-        return self._ended or self._between or not self._fed
-
-    def inflate(self, data: bytes, out: bytearray, limit: int) -> None:
-        """Append what ``data`` decodes to onto ``out``, stopping past ``limit``.
-
-        Raises:
-            zlib.error: the data is not a valid stream.
-        """
-        self._fed = True
-        self._input += data
-        while self._input and not self._ended and not 0 <= limit < len(out):
-            room = limit + 1 - len(out) if limit >= 0 else _STEP
-            pending = len(self._input)
-            decoded = self._step(room)
-            if not decoded and len(self._input) == pending:
-                return  # waiting for a header's first bytes
-            out += decoded
-
-    def flush(self) -> bytes:
-        """The rest of the output at the end of the body."""
-        if self._zlib is None or self._ended or self._between:
-            return b""
-        return self._zlib.flush()
-
-    def _step(self, room: int) -> bytes:
-        if len(self._input) < 2 and (self._zlib is None or self._between):
-            return b""
-        if self._zlib is None:  # deflate: RFC 1950 header or raw RFC 1951?
-            raw = not _zlib_header(self._input)
-            self._zlib = zlib.decompressobj(-zlib.MAX_WBITS if raw else zlib.MAX_WBITS)
-        if self._between:
-            if not self._input.startswith(b"\x1f\x8b"):  # trailing garbage
-                self._ended, self._input = True, b""
-                return b""
-            self._between = False
-        decoded = self._zlib.decompress(self._input, room)
-        self._input = self._zlib.unconsumed_tail
-        if self._zlib.eof:
-            self._input = self._zlib.unused_data
-            if self._gzip:
-                self._zlib = zlib.decompressobj(_GZIP_WBITS)
-                self._between = True
-            else:
-                self._ended, self._input = True, b""
-        return decoded
-
-
-def _zlib_header(data: bytes) -> bool:
-    """RFC 1950: deflate method and a header checksum divisible by 31."""
-    return data[0] & 0x0F == 8 and (data[0] << 8 | data[1]) % 31 == 0

@@ -44,6 +44,23 @@ def test_redirect_targets_are_normalized_filtered_and_not_self():
     )
 
 
+@pytest.mark.parametrize(
+    ("target", "kept"),
+    [
+        ("http://a.com/ünï", "http://a.com/%C3%BCn%C3%AF"),
+        ("http://a.com/%C3%BCn%C3%AF", "http://a.com/%C3%BCn%C3%AF"),
+        ("http://a.com/%c3%bc", "http://a.com/%C3%BC"),
+        ("http://a.com/caf%E9", "http://a.com/caf%E9"),
+        ("http://a.com/ü%C3%BC", "http://a.com/%C3%BC%C3%BC"),
+        ("http://BÜCHER.example/ü", "http://bücher.example/%C3%BC"),
+    ],
+)
+def test_nutch_non_ascii_targets_in_utf8_percent_encoding_escapes_kept(target, kept):
+    # BasicURLNormalizer (scope fetcher): UTF-8 escapes, hex upper-cased,
+    # existing escapes never encoded twice; the host lower-cased, not punycoded
+    assert RedirectTargets(URLS).keep("http://a.com/x", target) == kept
+
+
 def test_nutch_ignore_external_and_internal_apply_to_redirects():
     external = RedirectTargets(URLS, ignore_external=True)
     assert external.keep("http://a.com/x", "http://b.com/y") is None
