@@ -37,7 +37,7 @@ from pipelines.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.segments import FETCH, PARSE
+from pipelines.segments import FETCH, PARSE, install_parts
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "ParserStatus"
@@ -216,8 +216,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             else:
                 parsed = fetched | "Parse" >> Parse(config, force=args.force)
             _ = parsed | "WriteParsed" >> io.WriteWebPages(staging)
-        io.remove_dir(target)
-        io.rename_dir(staging, target)
+        install_parts(segment, {PARSE: staging})
     finally:
         io.remove_dir(staging)
     result = pipeline.result

@@ -87,9 +87,12 @@ def staged_parts(segment: str, parts: Sequence[str]) -> dict[str, str]:
     source = FileSystems.join(segment, GENERATE)
     if not io.has_parts(source):
         raise CrawlError(f"no fetch list at {source}")
-    if FETCH in parts and FileSystems.exists(FileSystems.join(segment, FETCH)):
+    fetched = FileSystems.join(segment, FETCH)
+    if FETCH in parts and FileSystems.exists(fetched):
+        parsed = FileSystems.join(segment, PARSE)
         raise CrawlError(
-            f"segment {segment} is already fetched ({segment}/{FETCH} exists)"
+            f"segment {segment} is already fetched ({fetched} exists); "
+            f"to fetch it again, remove {fetched} and {parsed}"
         )
     staged = {part: FileSystems.join(segment, f".{part}.tmp") for part in parts}
     for path in staged.values():
@@ -98,10 +101,20 @@ def staged_parts(segment: str, parts: Sequence[str]) -> dict[str, str]:
 
 
 def install_parts(segment: str, staged: dict[str, str]) -> None:
-    """Move staged parts into place (after the job that wrote them succeeded)."""
+    """Move staged parts into place (after the job that wrote them succeeded).
+
+    A part being replaced (a segment parsed again) is first renamed aside to
+    ``SEGMENT/.<part>.old`` and removed last: a job killed meanwhile leaves
+    the part whole or missing, never some of its files.
+    """
     for part, path in staged.items():
-        io.remove_dir(FileSystems.join(segment, part))
-        io.rename_dir(path, FileSystems.join(segment, part))
+        target = FileSystems.join(segment, part)
+        aside = FileSystems.join(segment, f".{part}.old")
+        io.remove_dir(aside)
+        if FileSystems.exists(target):
+            io.rename_dir(target, aside)
+        io.rename_dir(path, target)
+        io.remove_dir(aside)
 
 
 def remove_staged(staged: dict[str, str]) -> None:
