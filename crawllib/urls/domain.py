@@ -69,10 +69,13 @@ def domain_of_host(host: str) -> str:
         return host
     if "" in host.split("."):
         return host
-    return _public_suffix_list().privatesuffix(host) or host
+    return public_suffix_list().privatesuffix(host) or host
 
 
 @functools.cache
-def _public_suffix_list() -> PublicSuffixList:
-    """The ICANN-only Public Suffix List, parsed once per process on first use."""
+def public_suffix_list() -> PublicSuffixList:
+    """The ICANN-only Public Suffix List, parsed once per process on first use.
+
+    Unknown TLDs have no public suffix (``accept_unknown=False``).
+    """
     return PublicSuffixList(only_icann=True, accept_unknown=False)

@@ -1,13 +1,17 @@
-r"""The regex URL filter, like Nutch's ``urlfilter-regex`` plugin.
+r"""The chain of URL filters (Nutch's ``URLFilters``) and the regex filter.
+
+:class:`UrlFilters` is the chain of active filters a job applies, built
+from a :class:`~crawllib.config.UrlConfig`: ``urlfilter-regex``
+(:class:`RegexUrlFilter`, here), ``urlfilter-domain`` and
+``urlfilter-domaindenylist`` (:mod:`crawllib.urls.domainfilter`),
+``urlfilter-prefix`` (:mod:`crawllib.urls.prefixfilter`), ``urlfilter-suffix``
+(:mod:`crawllib.urls.suffixfilter`) and ``urlfilter-validator``
+(:mod:`crawllib.urls.validator`).
 
 :class:`RegexUrlFilter` reads rules in the format of Nutch's
-``regex-urlfilter.txt`` (``RegexURLFilterBase``); :class:`UrlFilters` is the
-chain of active filters a job applies (Nutch's ``URLFilters``), built from a
-:class:`~crawllib.config.UrlConfig`.
-
-Rule regexes are Java regexes, compiled by
-:func:`~crawllib.urls.javaregex.compile_java_regex`; one that does not
-compile (or has no exact Python translation) is a
+``regex-urlfilter.txt`` (``RegexURLFilterBase``). Rule regexes are Java
+regexes, compiled by :func:`~crawllib.urls.javaregex.compile_java_regex`; one
+that does not compile (or has no exact Python translation) is a
 :class:`~crawllib.errors.ConfigError` naming its line.
 """
 
@@ -21,8 +25,12 @@ from dataclasses import dataclass
 from crawllib.config import UrlConfig
 from crawllib.errors import ConfigError
 from crawllib.urls.domain import domain_of_host
+from crawllib.urls.domainfilter import DomainDenylistUrlFilter, DomainUrlFilter
 from crawllib.urls.javaregex import compile_java_regex
 from crawllib.urls.javaurl import java_host
+from crawllib.urls.prefixfilter import PrefixUrlFilter
+from crawllib.urls.suffixfilter import SuffixUrlFilter
+from crawllib.urls.validator import UrlValidator
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # java.io.BufferedReader.readLine
 _Search = Callable[[str], "re.Match[str] | None"]
@@ -71,16 +79,23 @@ class RegexUrlFilter:
     Unlike Nutch, the block name is lowercased, so ``> Example.COM`` works
     (in Nutch such a block can never match).
 
+    Args:
+        rules_text: the rules.
+        origin: what names the rules in an error (their file name).
+
     Attributes:
         rules: the rules in file order.
 
     Raises:
-        ConfigError: a line has no valid prefix, or its regex does not compile.
+        ConfigError: a line has no valid prefix, or its regex does not compile:
+            ``<origin>, line <n>: ...``.
     """
 
-    def __init__(self, rules_text: str) -> None:
-        self.rules = tuple(_read_rules(rules_text))
-        compiled = [(_compile(rule), rule.accept, rule.scope) for rule in self.rules]
+    def __init__(self, rules_text: str, origin: str = "URL filter rules") -> None:
+        self.rules = tuple(_read_rules(rules_text, origin))
+        compiled = [
+            (_compile(rule, origin), rule.accept, rule.scope) for rule in self.rules
+        ]
         self._scoped = any(scope is not None for _, _, scope in compiled)
         self._plain = tuple((search, accept) for search, accept, _ in compiled)
         self._all = tuple(compiled)
@@ -110,25 +125,57 @@ class RegexUrlFilter:
 class UrlFilters:
     """The active URL filters in order, like Nutch's ``URLFilters``.
 
-    Only the regex filter exists so far; it runs when ``urlfilter-regex`` is
-    in ``plugin.includes`` (``config.regex_filter``). With no active filter
-    every URL passes. The rules are compiled here, once.
+    Runs ``config.filters`` in order (``urlfilter.order``, else the order of
+    :data:`~crawllib.config.urls.URL_FILTERS`); the first filter that
+    rejects a URL drops it. With no active filter every URL passes. The
+    rules are read and compiled here, once.
+
+    Raises:
+        ConfigError: a rules file holds a bad rule, or a filter name is unknown.
     """
 
     def __init__(self, config: UrlConfig) -> None:
+        checks = tuple(_build(name, config) for name in config.filters)
         self._accepts: Callable[[str], bool] | None = None
-        if config.regex_filter:
-            self._accepts = RegexUrlFilter(config.regex_filter_rules).accepts
+        self._checks: tuple[Callable[[str], bool], ...] = ()
+        if len(checks) == 1:
+            self._accepts = checks[0]
+        elif checks:
+            self._checks = checks
 
     def filter(self, url: str) -> str | None:
         """The URL if every active filter accepts it, else None."""
         accepts = self._accepts
-        if accepts is None or accepts(url):
-            return url
-        return None
+        if accepts is not None:
+            return url if accepts(url) else None
+        for check in self._checks:
+            if not check(url):
+                return None
+        return url
 
 
-def _read_rules(text: str) -> list[RegexRule]:
+def _build(name: str, config: UrlConfig) -> Callable[[str], bool]:
+    """The ``accepts`` method of filter ``name``, built from its rules."""
+    origin = config.origin_of(name)
+    if name == "regex":
+        return RegexUrlFilter(config.regex_filter_rules, origin).accepts
+    if name == "domain":
+        return DomainUrlFilter(config.domain_filter_rules).accepts
+    if name == "domaindenylist":
+        return DomainDenylistUrlFilter(config.domain_denylist_rules).accepts
+    if name == "prefix":
+        return PrefixUrlFilter(config.prefix_filter_rules).accepts
+    if name == "suffix":
+        return SuffixUrlFilter(config.suffix_filter_rules).accepts
+    if name == "validator":
+        return UrlValidator().accepts
+    raise ConfigError(
+        f"unknown URL filter {name!r}: expected validator, prefix, suffix, "
+        "domain, domaindenylist or regex"
+    )
+
+
+def _read_rules(text: str, origin: str) -> list[RegexRule]:
     rules: list[RegexRule] = []
     scope: str | None = None
     for number, line in enumerate(_LINE_BREAK.split(text), start=1):
@@ -143,15 +190,15 @@ def _read_rules(text: str) -> list[RegexRule]:
             scope = None
         else:
             raise ConfigError(
-                f"URL filter rules, line {number}: {line!r} does not start with "
+                f"{origin}, line {number}: {line!r} does not start with "
                 "'+', '-', '>', '<' or '#'"
             )
     return rules
 
 
-def _compile(rule: RegexRule) -> _Search:
+def _compile(rule: RegexRule, origin: str) -> _Search:
     """The ``search`` method of the rule's regex, translated from Java."""
-    where = f"URL filter rules, line {rule.line}"
+    where = f"{origin}, line {rule.line}"
     pattern = compile_java_regex(rule.regex, where=where)
     # search(".*X") finds a match exactly when search("X") does (the ".*" may
     # match the empty string where X starts), but re tries every start and

@@ -4,7 +4,7 @@
 :func:`~crawllib.urls.javaurl.parse_url`, which splits URLs the way
 ``java.net.URL`` does. :class:`RegexNormalizer` applies the rules of a
 ``regex-normalize.xml`` written for Java regexes
-(:mod:`crawllib.urls.javaregex`). :class:`UrlNormalizers` runs them like
+(:mod:`crawllib.urls.regexnormalize`). :class:`UrlNormalizers` runs them like
 Nutch's ``URLNormalizers``: in ``urlnormalizer.order``, repeated up to
 ``urlnormalizer.loop.count`` times while the URL keeps changing.
 """
@@ -12,25 +12,21 @@ Nutch's ``URLNormalizers``: in ``urlnormalizer.order``, repeated up to
 from __future__ import annotations
 
 import functools
-import logging
 import re
 import string
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from encodings import idna as _idna2003
 
 from crawllib.config import UrlConfig
 from crawllib.errors import ConfigError
-from crawllib.urls.javaregex import compile_java_regex, java_replacement
 from crawllib.urls.javaurl import MalformedUrlError as MalformedUrlError
 from crawllib.urls.javaurl import UrlParts, java_trim, parse_url
+from crawllib.urls.regexnormalize import RegexNormalizer as RegexNormalizer
 
 try:
     import idna as _idna2008
 except ImportError:  # pragma: no cover - idna comes with requests
     _idna2008 = None  # type: ignore[assignment]
-
-_LOG = logging.getLogger(__name__)
 
 # --- BasicURLNormalizer -----------------------------------------------------
 
@@ -78,6 +74,18 @@ def basic_normalize(
 
     Raises:
         MalformedUrlError: ``java.net.URL`` would reject the URL.
+
+    Unlike Nutch, normalizing twice gives what normalizing once gives (with
+    the default regex rules after it too). So beamcrawl departs from Nutch
+    in odd cases: an empty authority is dropped like a missing one
+    (``http:///x`` gives ``http:/x``; Nutch keeps it, and its default regex
+    rules then make ``x`` the host); a path that gets its leading ``/``
+    added loses its dot segments too (``http:a/.`` gives ``http:/a/``,
+    Nutch ``http:/a/.``); a host-less URL never starts its path with ``//``
+    (which would read as an authority); escapes that decoding creates are
+    decoded too (``%0%61`` gives ``%0A``, Nutch ``%0a``); and ``file:``,
+    ``jar:`` and ``mailto:`` URLs always lose their ref (``file:/a#b`` gives
+    ``file:/a``; Nutch keeps it unless something else changes).
     """
     fast = _FAST_PATH.fullmatch(url)
     if (
@@ -99,8 +107,16 @@ def _normalize_slowly(url: str, host_idn: str, idna2008: bool, trim_dot: bool) -
     user_info = parsed.user_info
     changed = not text.startswith(scheme)
     dot_segments = scheme == "file"
+    # The ref goes. Nutch drops it from file:, jar: and mailto: URLs only when
+    # something else changes (file:/a#b stays, file:/a b#c gives
+    # file:/a%20b); beamcrawl always does, since the default regex rules turn
+    # "#?x" into the query "?x", which the next pass would escape.
+    changed = changed or "#" in text
     if scheme in _DEFAULT_PORTS:
-        if parsed.authority is None:
+        if not parsed.authority:
+            # no authority, or an empty one (http:///x): rebuilt without "//".
+            # Nutch keeps "http:///x", which the default regex rules then
+            # collapse to "http://x", a URL with a host: not idempotent.
             changed = True
         else:
             new_host = _normalize_host(host, host_idn, idna2008, trim_dot)
@@ -110,10 +126,11 @@ def _normalize_slowly(url: str, host_idn: str, idna2008: bool, trim_dot: bool) -
             port, changed = -1, True
         if scheme != "ftp":
             user_info = None  # NUTCH-3087: kept for ftp only
-        dot_segments = file.startswith("/")
-        if not dot_segments:
+        if not file.startswith("/"):
+            # Nutch then leaves the path alone; beamcrawl normalizes it too,
+            # else a second pass would (http:a/. -> http:/a/. -> http:/a/)
             file, changed = "/" + file, True
-        changed = changed or parsed.ref is not None
+        dot_segments = True
     escaped = _escape(file)
     if escaped != file:
         file, changed = escaped, True
@@ -178,9 +195,17 @@ def _label_to_unicode(label: str, idna2008: bool) -> str:
 
 
 def _escape(file: str) -> str:
-    """Nutch's percent-encoding normalization of the path and query."""
-    if "%" in file:
-        file = _ESCAPE_SEQUENCE.sub(lambda match: _UNESCAPE[match[0]], file)
+    """Nutch's percent-encoding normalization of the path and query.
+
+    Nutch decodes once, but decoding can join a ``%`` and the digits after it
+    into a new escape (``%0%61`` gives ``%0a``, which a second pass makes
+    ``%0A``); beamcrawl decodes until nothing changes.
+    """
+    while "%" in file:
+        decoded = _ESCAPE_SEQUENCE.sub(lambda match: _UNESCAPE[match[0]], file)
+        if decoded == file:
+            break
+        file = decoded
     if _NEEDS_ESCAPE.search(file) is None:
         return file
     return _NEEDS_ESCAPE.sub(_escape_char, file)
@@ -196,13 +221,15 @@ def _escape_char(match: re.Match[str]) -> str:
 def _normalize_path(file: str, host: str) -> str:
     """Remove dot segments and repeated slashes from the path part of ``file``.
 
-    Nutch does this with ``java.net.URI.normalize()``, which leaves relative
-    (opaque) paths alone and gives up on characters a URI cannot hold; either
-    way the result then starts with a slash.
+    Nutch does this with ``java.net.URI.normalize()``, which gives up on
+    characters a URI cannot hold, and leaves relative (opaque) paths alone,
+    only adding a leading slash; beamcrawl then removes their dot segments too
+    (``file:a/.`` gives ``file:/a/``, Nutch ``file:/a/.``), as a second pass
+    would.
     """
     path, question, query = file.partition("?")
     if not path.startswith("/"):
-        return "/" + file
+        file, path = "/" + file, "/" + path
     if (
         _DOT_SEGMENTS.search(path) is None
         or "\\" in file
@@ -237,73 +264,21 @@ def _remove_dot_segments(path: str) -> str:
 def _rebuild(
     scheme: str, user_info: str | None, host: str, port: int, file: str
 ) -> str:
-    """``new URL(scheme, host, port, file).toString()``, with ftp user-info."""
+    """``new URL(scheme, host, port, file).toString()``, with ftp user-info.
+
+    Without an authority, a path starting with ``//`` would read as one
+    (``http:`` + ``//a/b``); Nutch emits it so, beamcrawl keeps one slash.
+    """
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"
     authority = host if port == -1 else f"{host}:{port}"
     if user_info is not None:
         authority = f"{user_info}@{authority}"
-    return f"{scheme}://{authority}{file}" if authority else f"{scheme}:{file}"
-
-
-# --- RegexURLNormalizer -----------------------------------------------------
-
-
-class RegexNormalizer:
-    r"""Nutch's ``RegexURLNormalizer``: rules from a ``regex-normalize.xml`` text.
-
-    Each ``<regex>`` holds a Java ``<pattern>`` and a ``<substitution>``
-    (``$1``..``$9`` group references, ``\x`` a literal ``x``); the rules
-    replace all matches in the whole URL, in file order. A blank text means no
-    rules.
-
-    Raises:
-        ConfigError: the text is not valid XML, its root is not
-            ``<regex-normalize>``, or a pattern or substitution is invalid.
-    """
-
-    def __init__(self, xml_text: str) -> None:
-        self._rules = tuple(_read_rules(xml_text))
-
-    def __len__(self) -> int:
-        return len(self._rules)
-
-    def normalize(self, url: str) -> str:
-        """Apply every rule in order and return the result."""
-        for pattern, template in self._rules:
-            # search first: re.sub does costly template set-up even without a match
-            if pattern.search(url) is not None:
-                url = pattern.sub(template, url)
-        return url
-
-
-def _read_rules(xml_text: str) -> list[tuple[re.Pattern[str], str]]:
-    if not xml_text.strip():
-        return []
-    try:
-        root = ET.fromstring(xml_text)
-    except ET.ParseError as exc:
-        raise ConfigError(f"regex-normalize rules are not valid XML: {exc}") from exc
-    if root.tag != "regex-normalize":
-        raise ConfigError(f"regex-normalize rules: root element is <{root.tag}>")
-    rules: list[tuple[re.Pattern[str], str]] = []
-    for number, regex in enumerate(root, start=1):
-        pattern, substitution = regex.find("pattern"), regex.find("substitution")
-        if pattern is None or not pattern.text or substitution is None:
-            _LOG.warning(
-                "regex-normalize rule %d lacks a pattern or substitution", number
-            )
-            continue
-        compiled = compile_java_regex(
-            pattern.text, where=f"invalid regex-normalize pattern (rule {number})"
-        )
-        template = java_replacement(
-            substitution.text or "",
-            compiled,
-            where=f"invalid regex-normalize substitution (rule {number})",
-        )
-        rules.append((compiled, template))
-    return rules
+    if authority:
+        return f"{scheme}://{authority}{file}"
+    if file.startswith("//"):
+        file = "/" + file.lstrip("/")
+    return f"{scheme}:{file}"
 
 
 # --- URLNormalizers ---------------------------------------------------------
@@ -326,9 +301,11 @@ class UrlNormalizers:
             if name == "basic":
                 steps.append(_basic_step(config))
             elif name == "regex":
-                steps.append(
-                    RegexNormalizer(config.regex_normalize_xml_for(scope)).normalize
+                rules = RegexNormalizer(
+                    config.regex_normalize_xml_for(scope),
+                    config.regex_normalize_origin_for(scope),
                 )
+                steps.append(rules.normalize)
             else:
                 raise ConfigError(
                     f"unknown URL normalizer {name!r}: expected basic or regex"

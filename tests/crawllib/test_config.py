@@ -113,14 +113,14 @@ def test_nutch_plugin_includes_selects_normalizers_and_filters():
     assert not plugin_active(props, "urlfilter-domain")
     config = UrlConfig.from_properties(props)
     assert config.normalizers == ("basic", "regex")
-    assert config.regex_filter
+    assert config.filters == ("regex",)
     assert "+." in config.regex_filter_rules
 
     only_basic = UrlConfig.from_properties(
         load_properties(defines=["plugin.includes=protocol-http|urlnormalizer-basic"])
     )
     assert only_basic.normalizers == ("basic",)
-    assert not only_basic.regex_filter
+    assert only_basic.filters == ()
 
 
 def test_urlnormalizer_order_is_honoured():
@@ -137,6 +137,56 @@ def test_urlnormalizer_order_is_honoured():
         UrlConfig.from_properties(
             load_properties(defines=["urlnormalizer.order=x.Other"])
         )
+
+
+def test_nutch_active_normalizers_missing_from_the_order_follow_it():
+    # URLNormalizers: the ordered ones first, then the other active ones
+    config = UrlConfig.from_properties(
+        load_properties(
+            defines=[
+                "urlnormalizer.order=org.apache.nutch.net.urlnormalizer.regex."
+                "RegexURLNormalizer PassURLNormalizer HostURLNormalizer"
+            ]
+        )
+    )
+    assert config.normalizers == ("regex", "basic")
+
+
+def test_nutch_plugin_excludes_turns_plugins_off():
+    props = load_properties(
+        defines=[
+            "plugin.includes=urlfilter-.*|urlnormalizer-(basic|regex)",
+            "plugin.excludes=urlfilter-(automaton|fast|ignoreexempt|domainblacklist"
+            "|regex|prefix)",
+        ]
+    )
+    assert plugin_active(props, "urlfilter-suffix")
+    assert not plugin_active(props, "urlfilter-regex")
+    config = UrlConfig.from_properties(props)
+    assert config.filters == ("validator", "suffix", "domain", "domaindenylist")
+
+
+@pytest.mark.parametrize(
+    "includes",
+    [
+        "protocol-http|urlfilter-(regex|automaton)|urlnormalizer-(basic|regex)",
+        "protocol-http|urlfilter-regex|urlnormalizer-(basic|regex|querystring)",
+        "protocol-http|urlfilter-regex|scoring-(opic|depth)",
+        ".*",
+    ],
+)
+def test_beamcrawl_plugin_includes_selecting_a_missing_url_plugin_is_rejected(
+    includes,
+):
+    with pytest.raises(ConfigError, match=r"^plugin\.includes selects .*, which "):
+        UrlConfig.from_properties(
+            load_properties(defines=[f"plugin.includes={includes}"])
+        )
+
+
+def test_bad_plugin_excludes_regex_is_a_user_error():
+    with pytest.raises(ConfigError, match=r"plugin\.excludes='\('"):
+        UrlConfig.from_properties(load_properties(defines=["plugin.excludes=("]))
 
 
 def test_rule_files_are_found_next_to_the_site_file(tmp_path):

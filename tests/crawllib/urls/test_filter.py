@@ -216,7 +216,7 @@ def test_url_filters_apply_the_configured_rules():
 
 
 def test_url_filters_pass_everything_when_the_regex_filter_is_off():
-    config = UrlConfig(regex_filter=False, regex_filter_rules="-.\n")
+    config = UrlConfig(filters=(), regex_filter_rules="-.\n")
 
     assert UrlFilters(config).filter("http://a.com/x.gif?q=1") == (
         "http://a.com/x.gif?q=1"
@@ -226,3 +226,126 @@ def test_url_filters_pass_everything_when_the_regex_filter_is_off():
 def test_url_filters_compile_once_and_fail_early():
     with pytest.raises(ConfigError, match="line 1"):
         UrlFilters(UrlConfig(regex_filter_rules="+(\n"))
+
+
+# --- the chain: plugin.includes, urlfilter.order ------------------------------
+
+ALL_FILTERS = (
+    "plugin.includes=urlfilter-(regex|domain|domaindenylist|prefix|suffix|validator)"
+)
+
+
+def _filters(*defines: str) -> UrlFilters:
+    return UrlFilters(UrlConfig.from_properties(load_properties(defines=defines)))
+
+
+def test_beamcrawl_filters_run_cheap_first_when_urlfilter_order_is_empty():
+    config = UrlConfig.from_properties(load_properties(defines=[ALL_FILTERS]))
+
+    assert config.filters == (
+        "validator",
+        "prefix",
+        "suffix",
+        "domain",
+        "domaindenylist",
+        "regex",
+    )
+
+
+def test_nutch_urlfilter_order_runs_only_the_named_active_filters():
+    config = UrlConfig.from_properties(
+        load_properties(
+            defines=[
+                ALL_FILTERS,
+                "urlfilter.order=org.apache.nutch.urlfilter.suffix.SuffixURLFilter"
+                " org.apache.nutch.urlfilter.regex.RegexURLFilter"
+                " org.apache.nutch.urlfilter.automaton.AutomatonURLFilter"
+                " RegexURLFilter",
+            ]
+        )
+    )
+
+    # AutomatonURLFilter: its plugin is not active, so Nutch skips it too
+    assert config.filters == ("suffix", "regex")
+
+
+def test_nutch_urlfilter_order_skips_filters_whose_plugin_is_off():
+    config = UrlConfig.from_properties(
+        load_properties(defines=["urlfilter.order=UrlValidator RegexURLFilter"])
+    )
+
+    assert config.filters == ("regex",)
+
+
+def test_beamcrawl_urlfilter_order_rejects_unknown_classes():
+    with pytest.raises(ConfigError, match=r"urlfilter\.order='x\.MyFilter'"):
+        _filters("urlfilter.order=x.MyFilter")
+    with pytest.raises(ConfigError, match=r"urlfilter\.order='BasicURLNormalizer'"):
+        _filters("urlfilter.order=BasicURLNormalizer")
+
+
+def test_nutch_every_active_filter_must_accept():
+    filters = _filters(
+        ALL_FILTERS,
+        "urlfilter.domain.rules=example.com",
+        "urlfilter.domaindenylist.rules=private.example.com",
+        "urlfilter.prefix.rules=https://",
+        "urlfilter.regex.rules=-/tmp/\n+.",
+    )
+
+    assert filters.filter("https://www.example.com/a.html") is not None
+    rejected = [
+        "https://www.example.com/x.GIF",  # suffix (bundled rules)
+        "https://www.example.org/a.html",  # domain
+        "https://private.example.com/a.html",  # domaindenylist
+        "http://www.example.com/a.html",  # prefix
+        "https://www.example.com/tmp/a.html",  # regex
+        "https://www.example.com/a b.html",  # validator
+    ]
+    assert [filters.filter(url) for url in rejected] == [None] * len(rejected)
+
+
+def test_nutch_inline_rules_win_over_the_files():
+    filters = _filters(
+        "plugin.includes=urlfilter-prefix",
+        "urlfilter.prefix.file=does-not-exist.txt",
+        "urlfilter.prefix.rules=https://",
+    )
+
+    assert filters.filter("https://a.com/") == "https://a.com/"
+    assert filters.filter("http://a.com/") is None
+
+
+def test_nutch_bundled_rules_of_each_filter():
+    domain = _filters("plugin.includes=urlfilter-domain")
+    denylist = _filters("plugin.includes=urlfilter-domaindenylist")
+    prefix = _filters("plugin.includes=urlfilter-prefix")
+
+    assert domain.filter("http://any.example/") is not None  # empty list
+    assert denylist.filter("http://any.example/") is not None
+    assert prefix.filter("ftp://a.com/") is not None
+    assert prefix.filter("mailto:a@b.com") is None
+
+
+def test_beamcrawl_a_bad_rule_names_its_file(tmp_path):
+    (tmp_path / "my-filter.txt").write_text("+ok\n~bad\n")
+    site = tmp_path / "site.properties"
+    site.write_text("urlfilter.regex.file=my-filter.txt\n")
+    config = UrlConfig.from_properties(load_properties([str(site)]))
+
+    with pytest.raises(ConfigError, match=r"^my-filter\.txt, line 2: '~bad'"):
+        UrlFilters(config)
+
+
+def test_beamcrawl_a_bad_inline_rule_names_its_property():
+    config = UrlConfig.from_properties(
+        load_properties(defines=["urlfilter.regex.rules=+("])
+    )
+
+    with pytest.raises(ConfigError, match=r"^urlfilter\.regex\.rules, line 1: "):
+        UrlFilters(config)
+
+
+def test_beamcrawl_unknown_filter_name_is_a_config_error():
+    with pytest.raises(ConfigError, match="unknown URL filter 'automaton'"):
+        UrlFilters(UrlConfig(filters=("automaton",)))

@@ -9,6 +9,8 @@ BasicURLNormalizer documented in reference section 10.2; the
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from crawllib.config import UrlConfig, load_properties
@@ -306,16 +308,37 @@ def test_nutch_basic_percent_encoding_rules(url: str, expected: str) -> None:
         ("file:///a//b", "file:/a/b"),
         ("FILE:///a/b", "file:/a/b"),
         ("file:/a b", "file:/a%20b"),
-        ("file:/a/b#c", "file:/a/b#c"),  # unchanged: Nutch keeps the text
         ("file:/a/b c#d", "file:/a/b%20c"),
         ("file:foo.txt", "file:/foo.txt"),
         ("file:", "file:/"),
-        ("file:a/../b", "file:/a/../b"),  # relative: java.net.URI leaves it
         ("file://Host/a/../b", "file://Host/b"),
     ],
 )
 def test_nutch_basic_file_urls_nutch2609(url: str, expected: str) -> None:
     assert basic_normalize(url) == expected
+
+
+# Each case was found by test_fuzz_urls.py: Nutch's single pass gives a URL
+# that a second pass changes (Nutch's result in the comment).
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("file:a/../b", "file:/b"),  # file:/a/../b: java.net.URI leaves a/../b
+        ("file:0/.", "file:/0/"),  # file:/0/.
+        ("http:0.0.0.0/.", "http:/0.0.0.0/"),  # http:/0.0.0.0/.
+        ("http:///user@0.0.0.0/", "http:/user@0.0.0.0/"),  # kept as is
+        ("http://a.com/%0%61", "http://a.com/%0A"),  # http://a.com/%0a
+        ("http://a.com/%%3641", "http://a.com/d1"),  # http://a.com/%641
+        ("file:/a/b#c", "file:/a/b"),  # file:/a/b#c: nothing else changes
+        ("mailto://0.0.0.0/#&{", "mailto:/0.0.0.0/"),  # kept as is
+        ("http://://:\\/", "http:/:\\/"),  # http://:\/, malformed next pass
+    ],
+)
+def test_beamcrawl_basic_normalizer_is_idempotent(url: str, expected: str) -> None:
+    once = basic_normalize(url)
+
+    assert once == expected
+    assert basic_normalize(once) == once
 
 
 @pytest.mark.parametrize(
@@ -509,6 +532,49 @@ def test_nutch_regex_default_rules(
     assert RegexNormalizer(defaults.regex_normalize_xml).normalize(url) == expected
 
 
+# Found by test_fuzz_urls.py: Nutch's default rules change these again on a
+# second pass (Nutch's result in the comment); the bundled file departs.
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http://0/.?", "http://0/"),  # http://0/.
+        ("http://a.com/x.?&", "http://a.com/x"),  # http://a.com/x.?
+        ("http://0/?#&& ", "http://0/? "),  # http://0/?& (rule order)
+        ("http://a.com/?&&&x=1", "http://a.com/?x=1"),  # http://a.com/?&x=1
+        ("file://h/x", "file://h/x"),  # file:/h/x: host h becomes a directory
+    ],
+)
+def test_beamcrawl_regex_default_rules_are_idempotent(
+    defaults: UrlConfig, url: str, expected: str
+) -> None:
+    rules = RegexNormalizer(defaults.regex_normalize_xml)
+    once = rules.normalize(url)
+
+    assert once == expected
+    assert rules.normalize(once) == once
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        # Nutch's chain gives the first URL, a second pass the second
+        ("http:///user@0.0.0.0/", "http:/user@0.0.0.0/"),  # http://user@0.0.0.0/
+        ("http://0.0.0.0/%0%61", "http://0.0.0.0/%0A"),  # .../%0a, then %0A
+        ("file://b\u00fccher/", "file://b\u00fccher/"),  # file:/bücher/, then %C3%BC
+        ("file://xn--bcher-kva/#?{", "file://xn--bcher-kva/"),  # ...?{, then %7B
+        ("mailto://0.0.0.0/#&{", "mailto:/0.0.0.0/"),  # .../&{, then &%7B
+    ],
+)
+def test_beamcrawl_chain_is_idempotent(
+    defaults: UrlConfig, url: str, expected: str
+) -> None:
+    chain = UrlNormalizers(defaults, "default")
+    once = chain.normalize(url)
+
+    assert once == expected
+    assert chain.normalize(once) == once
+
+
 _INDEX_PAGE_RULE = (
     r"/((?i)index|default)\.((?i)js[pf]{1}?[afx]?|cgi|cfm|asp[x]?|[psx]?htm[l]?"
     r"|php[3456]?)(\?|&amp;|#|$)",
@@ -577,15 +643,38 @@ def test_nutch_regex_rules_apply_in_file_order() -> None:
     assert RegexNormalizer(rules).normalize("ab") == "cc"
 
 
-def test_nutch_regex_rule_without_substitution_is_skipped() -> None:
+def test_nutch_regex_empty_substitution_deletes_the_match() -> None:
     text = (
-        "<regex-normalize><regex><pattern>a</pattern></regex>"
-        "<regex><pattern>b</pattern><substitution/></regex></regex-normalize>"
+        "<regex-normalize><regex><pattern>b</pattern><substitution/></regex>"
+        "</regex-normalize>"
     )
     normalizer = RegexNormalizer(text)
 
     assert len(normalizer) == 1
     assert normalizer.normalize("ab") == "a"
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        ("<regex><pattern>a</pattern></regex>", "has no <substitution>"),
+        ("<regex><substitution>x</substitution></regex>", "has no <pattern>"),
+        ("<regex><pattern/><substitution>x</substitution></regex>", "has no <pattern>"),
+        ("<regex><pattern>(a</pattern><substitution/></regex>", "cannot compile"),
+    ],
+)
+def test_beamcrawl_regex_bad_rule_stops_the_job_naming_file_and_rule(
+    rule: str, message: str
+) -> None:
+    # Nutch skips such a rule (logging only a bad pattern); beamcrawl stops.
+    good = "<regex><pattern>x</pattern><substitution>y</substitution></regex>"
+    text = f"<regex-normalize>{good}{rule}</regex-normalize>"
+
+    with pytest.raises(ConfigError, match=message) as info:
+        RegexNormalizer(text, "my-normalize.xml")
+
+    assert str(info.value).startswith("my-normalize.xml, rule 2: ")
+    assert "\n" not in str(info.value)
 
 
 def test_beamcrawl_regex_blank_text_means_no_rules() -> None:
@@ -715,4 +804,19 @@ def test_beamcrawl_chain_rejects_bad_scope_rules() -> None:
         UrlNormalizers(config, "default").normalize("http://a.com") == "http://a.com/"
     )
     with pytest.raises(ConfigError, match="not valid XML"):
+        UrlNormalizers(config, "inject")
+
+
+def test_beamcrawl_bad_scope_rule_names_the_scope_file(tmp_path: Path) -> None:
+    (tmp_path / "inject.xml").write_text(
+        "<regex-normalize><regex><pattern>a</pattern></regex></regex-normalize>"
+    )
+    site = tmp_path / "site.properties"
+    site.write_text("urlnormalizer.regex.file.inject=inject.xml\n")
+    config = UrlConfig.from_properties(load_properties([str(site)]))
+
+    assert UrlNormalizers(config, "fetcher").normalize("http://a.com") == (
+        "http://a.com/"
+    )
+    with pytest.raises(ConfigError, match=r"^inject\.xml, rule 1: <regex> has no"):
         UrlNormalizers(config, "inject")
