@@ -124,6 +124,7 @@ NUTCH_DEFAULTS: dict[str, str] = {
         "protocol-http|urlfilter-regex|parse-(html|tika)|index-(basic|anchor)"
         "|indexer-solr|scoring-opic|urlnormalizer-(pass|regex|basic)"
     ),
+    "plugin.excludes": "",
     "urlnormalizer.order": (
         "org.apache.nutch.net.urlnormalizer.basic.BasicURLNormalizer"
         " org.apache.nutch.net.urlnormalizer.regex.RegexURLNormalizer"
@@ -135,8 +136,17 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "urlnormalizer.basic.host.trim-trailing-dot": "false",
     "urlfilter.regex.file": "regex-urlfilter.txt",
     "urlfilter.regex.rules": "",
+    "urlfilter.domain.file": "domain-urlfilter.txt",
+    "urlfilter.domain.rules": "",
+    "urlfilter.domaindenylist.file": "domaindenylist-urlfilter.txt",
+    "urlfilter.domaindenylist.rules": "",
+    "urlfilter.prefix.file": "prefix-urlfilter.txt",
+    "urlfilter.prefix.rules": "",
+    "urlfilter.suffix.file": "suffix-urlfilter.txt",
+    "urlfilter.suffix.rules": "",
     "urlfilter.order": "",
     "parser.character.encoding.default": "windows-1252",
+    "encodingdetector.charset.min.confidence": "-1",  # < 0: no detector
     "parser.caching.forbidden.policy": "content",
     "parser.html.impl": "neko",
     "parser.html.form.use_action": "false",

@@ -21,6 +21,9 @@ class HtmlConfig:
 
     Attributes:
         default_encoding: ``parser.character.encoding.default``.
+        charset_min_confidence: ``encodingdetector.charset.min.confidence``:
+            the detector's confidence (0-100) an undeclared page's guess
+            needs; negative (Nutch's -1) runs no detector.
         caching_forbidden_policy: ``parser.caching.forbidden.policy``.
         form_use_action: ``parser.html.form.use_action``.
         form_use_action_set: whether that property was set explicitly (then
@@ -31,6 +34,7 @@ class HtmlConfig:
     """
 
     default_encoding: str = "windows-1252"
+    charset_min_confidence: int = -1
     caching_forbidden_policy: str = "content"
     form_use_action: bool = False
     form_use_action_set: bool = False
@@ -42,9 +46,12 @@ class HtmlConfig:
 
     @classmethod
     def from_properties(cls, props: Properties) -> HtmlConfig:
-        """Read the ``parser.html.*`` and encoding properties."""
+        """Read the ``parser.html.*`` and encoding/detector properties."""
         return cls(
             default_encoding=props.get_str("parser.character.encoding.default"),
+            charset_min_confidence=props.get_int(
+                "encodingdetector.charset.min.confidence"
+            ),
             caching_forbidden_policy=props.get_str("parser.caching.forbidden.policy"),
             form_use_action=props.get_bool("parser.html.form.use_action"),
             form_use_action_set=props.is_set("parser.html.form.use_action"),

@@ -26,6 +26,10 @@ from crawllib.errors import ConfigError
 _VAR = re.compile(r"\$\{([^}$\s]+)\}")
 _TRUE = frozenset({"true", "yes", "1", "on"})
 _FALSE = frozenset({"false", "no", "0", "off"})
+MAX_EXPANSIONS = 1000
+"""``${name}`` references expanded in one value, at most. A value whose
+references multiply (each naming the next one twice, twenty deep) would
+otherwise grow exponentially: a configuration bomb."""
 
 
 class Properties(Mapping[str, str]):
@@ -50,7 +54,17 @@ class Properties(Mapping[str, str]):
         self.conf_dirs = tuple(conf_dirs)
 
     def __getitem__(self, name: str) -> str:
-        return self._expand(self._values[name], depth=0)
+        value = self._values[name]
+        if "${" not in value:
+            return value
+        budget = [MAX_EXPANSIONS]
+        expanded = self._expand(value, 0, budget)
+        if budget[0] < 0:
+            raise ConfigError(
+                f"property {name} expands more than {MAX_EXPANSIONS} ${{...}}"
+                " references; do they refer to each other?"
+            )
+        return expanded
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._values)
@@ -68,14 +82,18 @@ class Properties(Mapping[str, str]):
         copy._set = self._set | set(values)
         return copy
 
-    def _expand(self, value: str, depth: int) -> str:
-        if "${" not in value or depth > 20:
+    def _expand(self, value: str, depth: int, budget: list[int]) -> str:
+        """``value`` with its references expanded, ``budget[0]`` of them at most."""
+        if "${" not in value or depth > 20 or budget[0] < 0:
             return value
 
         def replace(match: re.Match[str]) -> str:
+            budget[0] -= 1
             name = match.group(1)
+            if budget[0] < 0:
+                return match.group(0)
             if name in self._values:
-                return self._expand(self._values[name], depth + 1)
+                return self._expand(self._values[name], depth + 1, budget)
             return os.environ.get(name, match.group(0))
 
         return _VAR.sub(replace, value)
@@ -220,9 +238,22 @@ def load_properties(
 
 
 def plugin_active(props: Properties, plugin_id: str) -> bool:
-    """Whether ``plugin.includes`` (a regex over plugin ids) selects a plugin."""
-    pattern = props.get_str("plugin.includes")
+    """Whether a plugin is active, like Nutch's ``PluginRepository``.
+
+    Its id must match ``plugin.includes`` (a regex, matched whole) and not
+    ``plugin.excludes`` (empty: nothing is excluded).
+    """
+    if not _fullmatch(props, "plugin.includes", plugin_id):
+        return False
+    return not (
+        props.get_str("plugin.excludes")
+        and _fullmatch(props, "plugin.excludes", plugin_id)
+    )
+
+
+def _fullmatch(props: Properties, name: str, plugin_id: str) -> bool:
+    pattern = props.get_str(name)
     try:
         return re.fullmatch(pattern, plugin_id) is not None
     except re.error as exc:
-        raise bad_value("plugin.includes", pattern, f"a valid regex ({exc})") from exc
+        raise bad_value(name, pattern, f"a valid regex ({exc})") from exc

@@ -12,23 +12,43 @@ one Python can decode:
    :func:`meta_charset`), for XML the ``<?xml ... encoding=...?>``
    declaration (:func:`xml_encoding`). A declaration that says UTF-16 or
    UTF-32 means UTF-8, since it was readable as ASCII;
-4. statistics, when nothing usable is declared: pure ASCII (no NUL) is read
-   with the default (what Nutch records for it), valid UTF-8 as UTF-8,
-   anything else (BOM-less UTF-16 too) as charset-normalizer guesses;
-5. ``parser.character.encoding.default``, else windows-1252.
+4. for an undeclared document: valid UTF-8 that is not plain ASCII is read
+   as UTF-8; plain ASCII without NULs with ``parser.character.encoding.default``
+   (windows-1252 when that names no usable charset), the name Nutch records
+   for it; anything else with the default too, unless
+   ``encodingdetector.charset.min.confidence`` is 0 or more: then
+   :func:`detect_charset` guesses, and its guess is used when its confidence
+   reaches that value.
 
-Nutch's HtmlParser trusts the header, then the meta tag, then a BOM, and
-(with ``encodingdetector.charset.min.confidence`` at its default -1) never
-runs its detector; a BOM first, and the detector as a fallback, are
-beamcrawl's choices. Labels are read as browsers read them, through a wider
-superset: ISO-8859-1 and ASCII as windows-1252, GB2312 and GBK as GB18030
-(these two are Nutch's aliases too), EUC-KR as windows-949, Shift_JIS as
-windows-31j, Big5 as Big5-HKSCS. A label Python does not know, that is no
-text charset, or that holds junk (a NUL, a lone surrogate) is passed over,
-never raised. The encoding is recorded under its Java name, lowercased as
-Nutch records it (``windows-1252``, ``gb18030``, ``x-windows-949``,
-``ibm850``), as ``OriginalCharEncoding`` and ``CharEncodingForConversion``
-(:func:`encoding_metadata`). Bytes that do not decode become U+FFFD.
+The detector is charset-normalizer, on the first ``DETECT_BYTES`` and only
+for content longer than 4 bytes (Nutch's ``MIN_LENGTH`` for ICU). Its
+confidence is put on the 0-100 scale of ICU's ``CharsetMatch.getConfidence``
+as ``100 * cleanliness * evidence``, rounded down: cleanliness is
+``1 - mess / MESS_CUTOFF`` (charset-normalizer's mess ratio of its best
+match; 1 for clean text, 0 at the cut-off past which it drops a match) and
+evidence is ``min(1, telling / EVIDENCE_BYTES)``, where ``telling`` counts
+the bytes that ASCII text does not hold (0x80-0xFF and NUL): a guess resting
+on a few such bytes is a guess on little. A best match that the default
+decodes as cleanly (the same text, or another match with no more mess) is no
+guess at all: the detector has nothing against the default, which stays.
+
+Nutch's HtmlParser trusts the header, then the meta tag, then a BOM;
+beamcrawl reads a BOM first. With detection on (a threshold of 0 or more),
+Nutch lets a confident detector guess outvote the header and the meta tag;
+beamcrawl believes what the page declares and detects only undeclared
+pages. Nutch reads every undeclared page with the default; beamcrawl reads
+undeclared valid UTF-8 as UTF-8, since text in another charset is almost
+never valid UTF-8 by chance (a cheap and certain test) while UTF-8 read as
+windows-1252 is mojibake. Labels are read as browsers read them, through a
+wider superset: ISO-8859-1 and ASCII as windows-1252, GB2312 and GBK as
+GB18030 (these two are Nutch's aliases too), EUC-KR as windows-949,
+Shift_JIS as windows-31j, Big5 as Big5-HKSCS. A label Python does not know,
+that is no text charset, or that holds junk (a NUL, a lone surrogate) is
+passed over, never raised. The encoding is recorded under its Java name,
+lowercased as Nutch records it (``windows-1252``, ``gb18030``,
+``x-windows-949``, ``ibm850``), as ``OriginalCharEncoding`` and
+``CharEncodingForConversion`` (:func:`encoding_metadata`). Bytes that do not
+decode become U+FFFD.
 """
 
 from __future__ import annotations
@@ -37,6 +57,7 @@ import codecs
 import functools
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import charset_normalizer
 
@@ -46,6 +67,15 @@ SNIFF_BYTES = 8192
 DETECT_BYTES = 65536
 """How much of the page charset-normalizer reads: enough to guess, cheap."""
 
+MESS_CUTOFF = 0.2
+"""charset-normalizer's mess ratio past which it drops a match: confidence 0."""
+
+EVIDENCE_BYTES = 100
+"""Bytes outside ASCII text (0x80-0xFF, NUL) a guess needs for full confidence."""
+
+MIN_DETECT_LENGTH = 4
+"""Content no longer than this is never detected (Nutch's ``MIN_LENGTH``)."""
+
 ENCODING_KEYS = ("OriginalCharEncoding", "CharEncodingForConversion")
 """The parse metadata keys that record the encoding used (as parse-html)."""
 
@@ -53,6 +83,7 @@ Sniffer = Callable[[bytes], str | None]
 """Reads the charset label a document declares in its first bytes."""
 
 _FALLBACK = ("windows-1252", "cp1252")
+_ASCII_TEXT = bytes(range(1, 0x80))  # deleted, what is left tells bytes from it
 _BOMS = (  # (mark, recorded name, codec)
     (codecs.BOM_UTF8, "utf-8", "utf-8"),
     (codecs.BOM_UTF32_LE, "utf-32le", "utf-32-le"),  # before UTF-16 LE: FF FE...
@@ -157,6 +188,7 @@ def decode_document(
     declared: str | Sniffer | None = None,
     *,
     content_type: str | None = None,
+    min_confidence: int = -1,
 ) -> tuple[str, str]:
     """Decode ``content``; returns the text and the encoding's recorded name.
 
@@ -171,6 +203,9 @@ def decode_document(
             called only when no BOM or header decides.
         content_type: the page's content type, whose ``charset`` counts
             after the header's (Tika's hint; parse-html reads the header only).
+        min_confidence: ``encodingdetector.charset.min.confidence``: the
+            confidence (0-100) a guess for an undeclared page needs;
+            negative runs no detector.
     """
     for bom, name, codec in _BOMS:
         if content.startswith(bom):
@@ -178,12 +213,49 @@ def decode_document(
     found = _header_charset(headers, content_type) or _declared_charset(
         content, declared
     )
-    return _detect(content, default) if found is None else _decode(content, found)
+    if found is not None:
+        return _decode(content, found)
+    return _undeclared(content, resolve_charset(default) or _FALLBACK, min_confidence)
 
 
 def encoding_metadata(name: str) -> tuple[tuple[str, str], ...]:
     """The recorded encoding as parse metadata, under each of ``ENCODING_KEYS``."""
     return tuple((key, name) for key in ENCODING_KEYS)
+
+
+@dataclass(frozen=True, slots=True)
+class CharsetGuess:
+    """The detector's guess: recorded name, Python codec, confidence 0-100."""
+
+    name: str
+    codec: str
+    confidence: int
+
+
+def detect_charset(
+    content: bytes, default: tuple[str, str] = _FALLBACK
+) -> CharsetGuess | None:
+    """Guess the charset of undeclared bytes, as Nutch's detector clue.
+
+    None when charset-normalizer finds no usable match, when the content is
+    no longer than ``MIN_DETECT_LENGTH``, or when ``default`` (a recorded
+    name and codec) decodes the bytes as cleanly as the best match. The
+    confidence is on ICU's 0-100 scale, as the module docstring explains.
+    """
+    if len(content) <= MIN_DETECT_LENGTH:
+        return None
+    sample = content[:DETECT_BYTES]
+    matches = charset_normalizer.from_bytes(
+        sample, threshold=MESS_CUTOFF, preemptive_behaviour=False
+    )
+    best = matches.best()
+    found = None if best is None else resolve_charset(best.encoding)
+    if best is None or found is None or _default_as_clean(matches, best, default):
+        return None
+    cleanliness = max(0.0, 1 - best.chaos / MESS_CUTOFF)
+    telling = len(sample.translate(None, _ASCII_TEXT))
+    evidence = min(1.0, telling / EVIDENCE_BYTES)
+    return CharsetGuess(*found, confidence=int(100 * cleanliness * evidence))
 
 
 def meta_charset(content: bytes) -> str | None:
@@ -241,18 +313,36 @@ def _declared_charset(
     return found
 
 
-def _detect(content: bytes, default: str) -> tuple[str, str]:
-    """Decode undeclared content: ASCII, UTF-8, else charset-normalizer's guess."""
+def _undeclared(
+    content: bytes, default: tuple[str, str], min_confidence: int
+) -> tuple[str, str]:
+    """Valid UTF-8 (not ASCII) as UTF-8; else the default or a confident guess."""
     if not content.isascii():
         try:
             return content.decode("utf-8"), "utf-8"
         except UnicodeDecodeError:
             pass
-    elif b"\x00" not in content:  # NULs in ASCII: maybe UTF-16 without a BOM
-        return _decode(content, resolve_charset(default) or _FALLBACK)
-    best = charset_normalizer.from_bytes(content[:DETECT_BYTES]).best()
-    found = None if best is None else resolve_charset(best.encoding)
-    return _decode(content, found or resolve_charset(default) or _FALLBACK)
+    elif b"\x00" not in content:  # ASCII: read as the default, what Nutch records
+        return _decode(content, default)
+    if min_confidence >= 0:
+        guess = detect_charset(content, default)
+        if guess is not None and guess.confidence >= min_confidence:
+            return _decode(content, (guess.name, guess.codec))
+    return _decode(content, default)
+
+
+def _default_as_clean(
+    matches: charset_normalizer.CharsetMatches,
+    best: charset_normalizer.CharsetMatch,
+    default: tuple[str, str],
+) -> bool:
+    """Whether the default decodes as one of the matches with no more mess."""
+    for match in matches:
+        if match.chaos <= best.chaos:
+            read_as = (resolve_charset(c) for c in match.could_be_from_charset)
+            if any(r is not None and r[1] == default[1] for r in read_as):
+                return True
+    return False
 
 
 def _decode(content: bytes, charset: tuple[str, str]) -> tuple[str, str]:

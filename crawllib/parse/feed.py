@@ -30,6 +30,7 @@ trees), and recovery from broken markup.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -66,6 +67,8 @@ _BLOCKS = frozenset({
     "tr", "ul",
 })  # fmt: skip
 _SKIPPED = frozenset({"script", "style"})
+_CHARACTER_REFERENCE = re.compile(r"&#(?:[xX]([0-9a-fA-F]+)|([0-9]+));")
+_SURROGATES = range(0xD800, 0xE000)
 
 
 def looks_like_feed(content: bytes, content_type: str | None) -> bool:
@@ -86,6 +89,7 @@ def parse_feed(
     content_type: str | None,
     headers: Mapping[str, str | None],
     default_encoding: str,
+    min_confidence: int = -1,
 ) -> ParseResult:
     """Parse an RSS or Atom feed (or other XML) as parse-tika; never raises.
 
@@ -98,9 +102,15 @@ def parse_feed(
         content_type: the page's content type; a ``charset`` in it counts.
         headers: the response headers; ``Content-Type`` gives the charset.
         default_encoding: ``parser.character.encoding.default``.
+        min_confidence: ``encodingdetector.charset.min.confidence``.
     """
     decoded, encoding = decode_document(
-        content, headers, default_encoding, xml_encoding, content_type=content_type
+        content,
+        headers,
+        default_encoding,
+        xml_encoding,
+        content_type=content_type,
+        min_confidence=min_confidence,
     )
     metadata = encoding_metadata(encoding)
     parser = etree.XMLParser(
@@ -115,7 +125,9 @@ def parse_feed(
     )
     try:
         root = etree.fromstring(
-            decoded.encode("utf-8", "replace"), parser, base_url=url
+            _without_surrogate_references(decoded).encode("utf-8", "replace"),
+            parser,
+            base_url=url,
         )
     except etree.XMLSyntaxError as exc:
         return failed(ParseMinor.EXCEPTION, f"not XML: {exc}")
@@ -145,6 +157,27 @@ class _Entry:
     title: str
     description: str
     link: str | None
+
+
+def _without_surrogate_references(text: str) -> str:
+    """``text`` with each character reference to a surrogate made ``&#xFFFD;``.
+
+    libxml2's recovering parser keeps ``&#xD800;`` as the invalid UTF-8 of a
+    lone surrogate, which lxml cannot read back (Xerces, under Tika, rejects
+    the document). U+FFFD stands for it, as for any undecodable character.
+    """
+    if "&#" not in text:
+        return text
+
+    def replace(reference: re.Match[str]) -> str:
+        hexadecimal, decimal = reference.groups()
+        digits = (hexadecimal or decimal).lstrip("0")
+        if len(digits) > 5:  # past any surrogate (and int()'s digit limit)
+            return reference[0]
+        code = int(digits or "0", 16 if hexadecimal else 10)
+        return "&#xFFFD;" if code in _SURROGATES else reference[0]
+
+    return _CHARACTER_REFERENCE.sub(replace, text)
 
 
 def _sniff_root(head: bytes) -> str | None:

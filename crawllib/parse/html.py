@@ -38,7 +38,8 @@ Where beamcrawl differs:
 - An anchor's img-alt fallback looks at 1000 elements at most
   (:data:`~crawllib.parse.htmldom.ALT_WALK_LIMIT`).
 - The page is decoded as :mod:`~crawllib.parse.charset` explains (a BOM
-  first; charset-normalizer when nothing is declared).
+  first; undeclared valid UTF-8 as UTF-8; the detector only when
+  ``encodingdetector.charset.min.confidence`` >= 0).
 """
 
 from __future__ import annotations
@@ -117,7 +118,11 @@ def parse_html(
     if page is None:
         return failed(ParseMinor.EXCEPTION, f"malformed URL: {url}")
     text, encoding = decode_document(
-        content, headers, config.default_encoding, meta_charset
+        content,
+        headers,
+        config.default_encoding,
+        meta_charset,
+        min_confidence=config.charset_min_confidence,
     )
     metadata = list(encoding_metadata(encoding))
     try:
@@ -214,10 +219,10 @@ def _read_robots(directives: str, meta: _Directives) -> None:
 def _read_refresh(content: str, page: JavaUrl, meta: _Directives) -> None:
     """A refresh tag updates the verdict of the ones before, as in Nutch."""
     semicolon = content.find(";")
-    seconds = content if semicolon < 0 else content[:semicolon]
-    if _INT.fullmatch(seconds) and int(seconds) in _INT_RANGE:
+    seconds = _java_int(content if semicolon < 0 else content[:semicolon])
+    if seconds is not None:
         meta.refresh = True
-        meta.refresh_s = int(seconds)
+        meta.refresh_s = seconds
     if not meta.refresh:
         return
     target = None
@@ -226,6 +231,17 @@ def _read_refresh(content: str, page: JavaUrl, meta: _Directives) -> None:
         spec = _unquote(content[semicolon + 1 if at < 0 else at + 4 :])
         target = parse_java_url(spec) or join_url(page, spec)
     meta.refresh_url = str(page if target is None else target)
+
+
+def _java_int(text: str) -> int | None:
+    """``Integer.parseInt``: an int in Java's range, else None."""
+    if not _INT.fullmatch(text):
+        return None
+    try:
+        value = int(text)
+    except ValueError:  # more digits than int() takes: out of range anyway
+        return None
+    return value if value in _INT_RANGE else None
 
 
 def _unquote(spec: str) -> str:

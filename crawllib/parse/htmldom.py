@@ -52,8 +52,12 @@ _JAVA_WHITESPACE = (
 _FOLD = re.compile(r"[\t\n\x0b\x0c\r][ \t\n\x0b\x0c\r]*| [ \t\n\x0b\x0c\r]+")
 _BLANK_NODE = re.compile(r"[\ufdd0\ufdd1][\x00-\x20]+(?=[\ufdd0\ufdd1]|\Z)")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
+# runs of characters up to U+0020 before or after a mark; a run is tried only
+# from its start, and whole (the plain ``[\x00-\x20]+(?=...)`` retried every
+# position of a run: quadratic time, in C with the GIL held, on a page of
+# control characters)
 _NODE_EDGES = re.compile(
-    r"[\x00-\x20]+(?=[\ufdd0\ufdd1])|(?<=[\ufdd0\ufdd1])[\x00-\x20]+"
+    r"(?<![\x00-\x20])[\x00-\x20]++(?=[\ufdd0\ufdd1])|(?<=[\ufdd0\ufdd1])[\x00-\x20]++"
 )
 _BREAKS = re.compile(r"\ufdd0[\ufdd0\ufdd1]*")
 _NOFOLLOW = re.compile(r"\bnofollow\b", re.IGNORECASE)

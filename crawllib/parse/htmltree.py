@@ -20,7 +20,10 @@ MAX_DEPTH = 512
 """Open elements kept when a page is too deep for libxml2 (Chromium's limit)."""
 
 _LOCAL = threading.local()
-_TAG = re.compile(r"<(/?)([A-Za-z][^\s/>]*)[^>]*>")
+# Linear: a name ends at the first space, "/", "<" or ">", and only then may
+# attributes follow. (The older ``<(/?)([A-Za-z][^\s/>]*)[^>]*>``, whose two
+# runs overlap, backtracked in cubic time over ``<b<b<b...``.)
+_TAG = re.compile(r"<(/?)([A-Za-z][^\s/<>]*)(?:[\s/][^<>]*)?>")
 _VOID = frozenset(
     {"area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr",
      "image", "img", "input", "keygen", "link", "meta", "param", "source",

@@ -8,9 +8,11 @@ back to ``OutlinkExtractor``, which finds URLs in the text by regex: so do we
 (anchor "", absolute only by the regex: later filters drop what is junk).
 
 Decoding is :func:`crawllib.parse.charset.decode_document` (a byte order
-mark, the Content-Type charset, the content type's, charset-normalizer when
-nothing is declared, the default), recorded under the lowercased Java name
-as ``OriginalCharEncoding`` and ``CharEncodingForConversion``.
+mark, the Content-Type charset, the content type's; undeclared: valid UTF-8,
+else the default, or the detector's confident guess when
+``encodingdetector.charset.min.confidence`` >= 0), recorded under the
+lowercased Java name as ``OriginalCharEncoding`` and
+``CharEncodingForConversion``.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ def parse_text(
     content_type: str | None,
     headers: Mapping[str, str | None],
     default_encoding: str,
+    min_confidence: int = -1,
 ) -> ParseResult:
     """Parse a plain-text document like Nutch's parse-tika; never raises.
 
@@ -45,9 +48,14 @@ def parse_text(
         content_type: the page's content type; a ``charset`` in it counts.
         headers: the response headers; ``Content-Type`` gives the charset.
         default_encoding: ``parser.character.encoding.default``.
+        min_confidence: ``encodingdetector.charset.min.confidence``.
     """
     decoded, encoding = decode_document(
-        content, headers, default_encoding, content_type=content_type
+        content,
+        headers,
+        default_encoding,
+        content_type=content_type,
+        min_confidence=min_confidence,
     )
     text = collapse_whitespace(decoded)
     return ParseResult(

@@ -10,20 +10,30 @@ from __future__ import annotations
 import codecs
 import encodings.aliases
 import random
+from pathlib import Path
 
 import pytest
 
+from crawllib.config.parse import HtmlConfig, ParseConfig
+from crawllib.config.properties import Properties
+from crawllib.errors import ConfigError
 from crawllib.parse.charset import (
     ENCODING_KEYS,
     SNIFF_BYTES,
+    CharsetGuess,
     decode_document,
+    detect_charset,
     encoding_metadata,
     meta_charset,
     resolve_charset,
     xml_encoding,
 )
+from crawllib.parse.dispatch import Parsers
 
 LATIN = "Grüße, naïve café"
+# the first paragraph of the Russian corpus (bash's help text for "function")
+CORPUS = Path(__file__).parents[2] / "data" / "charsets"
+RUSSIAN = (CORPUS / "ru.txt").read_text(encoding="utf-8").split("\n")[1]
 META = b'<meta http-equiv="Content-Type" content="text/html; charset=%s">'
 
 
@@ -153,13 +163,139 @@ def test_beamcrawl_undeclared_content():
     assert decode_document(b"plain", {}, "iso-8859-15") == ("plain", "iso-8859-15")
     assert decode_document(b"plain", {}, "no-such") == ("plain", "windows-1252")
     assert decode_document(LATIN.encode(), {}, "ascii") == (LATIN, "utf-8")
-    # NULs in ASCII: charset-normalizer finds UTF-16 without a byte order mark
-    page = "<html><body>hello, world: a page</body></html>"
-    assert decode_document(page.encode("utf-16-le"), {}, "utf-8") == (
+    assert decode_document(b"\x00" * 100, {}, "iso-8859-15") == (
+        "\x00" * 100,
+        "iso-8859-15",
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["<p>Tarte à la crème</p>", "Preis: 5 €", "„Grüße“ \u2013 naïve café"]
+)
+def test_nutch_undeclared_windows_1252_is_read_with_the_default(text):
+    # issue 11: these came out as windows-1250 and UTF-16BE before
+    content = text.encode("cp1252")
+
+    assert decode_document(content, {}, "windows-1252") == (text, "windows-1252")
+    # with the detector on, it finds nothing against the default either
+    assert decode_document(content, {}, "windows-1252", min_confidence=0) == (
+        text,
+        "windows-1252",
+    )
+    assert detect_charset(content) is None
+
+
+def test_nutch_undeclared_legacy_charset_is_read_with_the_default():
+    # encodingdetector.charset.min.confidence -1: no detector runs
+    content = RUSSIAN.encode("koi8-r")
+
+    assert decode_document(content, {}, "windows-1252") == (
+        content.decode("cp1252", "replace"),
+        "windows-1252",
+    )
+    assert decode_document(content, {}, "windows-1251")[1] == "windows-1251"
+
+
+def test_nutch_detector_guess_is_used_when_its_confidence_reaches_the_threshold():
+    content = RUSSIAN.encode("koi8-r")
+    guess = detect_charset(content)
+    assert guess == CharsetGuess("koi8-r", "koi8-r", 100)
+
+    for threshold in (0, 80, 100):
+        assert decode_document(
+            content, {}, "windows-1252", min_confidence=threshold
+        ) == (RUSSIAN, "koi8-r")
+    assert decode_document(content, {}, "windows-1252", min_confidence=101) == (
+        content.decode("cp1252", "replace"),
+        "windows-1252",
+    )
+
+
+def test_beamcrawl_confidence_needs_evidence():
+    # a short text gives the detector little to go on: at most one point
+    # of confidence per byte that ASCII text does not hold
+    for chars in (8, 20, 40, 60):
+        content = RUSSIAN[:chars].encode("koi8-r")
+        telling = sum(byte >= 0x80 for byte in content)
+        guess = detect_charset(content)
+        assert guess is None or guess.confidence <= telling, chars
+
+
+def test_nutch_content_of_four_bytes_or_less_is_never_detected():
+    content = "Дом!".encode("koi8-r")
+
+    assert detect_charset(content) is None
+    assert decode_document(content, {}, "windows-1252", min_confidence=0) == (
+        content.decode("cp1252"),
+        "windows-1252",
+    )
+
+
+def test_beamcrawl_declared_charset_wins_over_a_confident_guess():
+    # Nutch lets a detector clue at the threshold outvote header and meta
+    content = RUSSIAN.encode("koi8-r")
+    meta = META % b"windows-1251" + content
+
+    assert decode_document(
+        content, _header("windows-1251"), "windows-1252", min_confidence=0
+    ) == (content.decode("cp1251"), "windows-1251")
+    assert decode_document(
+        meta, {}, "windows-1252", meta_charset, min_confidence=0
+    ) == (meta.decode("cp1251"), "windows-1251")
+
+
+def test_beamcrawl_valid_utf8_is_read_before_any_detector():
+    content = RUSSIAN.encode()
+
+    assert decode_document(content, {}, "windows-1252", min_confidence=0) == (
+        RUSSIAN,
+        "utf-8",
+    )
+
+
+def test_utf16_without_a_byte_order_mark_needs_the_detector():
+    page = "<html><body>" + "hello, world: a page of text. " * 5 + "</body></html>"
+    content = page.encode("utf-16-le")
+
+    nuls = "".join(c + "\x00" for c in page)
+    assert decode_document(content, {}, "utf-8") == (nuls, "utf-8")
+    assert decode_document(content, {}, "utf-8", min_confidence=80) == (
         page,
         "utf-16le",
     )
-    assert decode_document(b"\x00" * 100, {}, "iso-8859-15")[1] == "utf-8"
+
+
+def test_nutch_min_confidence_property():
+    assert HtmlConfig.from_properties(Properties()).charset_min_confidence == -1
+    props = Properties({"encodingdetector.charset.min.confidence": " 60 "})
+    assert HtmlConfig.from_properties(props).charset_min_confidence == 60
+    bad = Properties({"encodingdetector.charset.min.confidence": "high"})
+    with pytest.raises(ConfigError, match=r"encodingdetector\.charset\.min\."):
+        HtmlConfig.from_properties(bad)
+
+
+@pytest.mark.parametrize("threshold", [-1, 80])
+def test_every_parser_reads_undeclared_bytes_alike(threshold):
+    props = Properties({"encodingdetector.charset.min.confidence": str(threshold)})
+    parsers = Parsers(ParseConfig.from_properties(props))
+    title = RUSSIAN.split(".")[0]
+    documents = {
+        "text/html": f"<html><head><title>{title}</title></head>"
+        f"<body>{RUSSIAN}</body></html>",
+        "application/rss+xml": f'<?xml version="1.0"?><rss><channel><title>{title}'
+        f"</title><description>{RUSSIAN}</description></channel></rss>",
+        "text/plain": f"{title}\n\n{RUSSIAN}",
+    }
+    expected = "koi8-r" if threshold >= 0 else "windows-1252"
+
+    try:
+        for media, document in documents.items():
+            content = document.encode("koi8-r")
+            result = parsers.parse("http://h/x", content, media, {})
+            assert dict(result.metadata)["OriginalCharEncoding"] == expected, media
+            assert (RUSSIAN in result.text) is (threshold >= 0), media
+    finally:
+        parsers.close()
 
 
 def test_bad_bytes_become_replacement_characters():

@@ -261,6 +261,31 @@ def test_entity_expansion_bombs_are_not_expanded():
         assert "xx" not in result.text
 
 
+def test_beamcrawl_references_to_surrogates_read_as_replacement_characters():
+    # found by fuzzing: libxml2's recovering parser kept "&#xD800;" as the
+    # invalid UTF-8 of a lone surrogate, and reading the text raised
+    # UnicodeDecodeError (Xerces, under Tika, rejects such a document)
+    doc = (
+        b'<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://h/&#xD800;/">'
+        b"<title>a&#xD800;b &#56320;&#x0DFFF;</title>"
+        b'<entry><title>&#xd7ff;&#xE000;</title><link href="e&#xDC00;"/></entry>'
+        b"</feed>"
+    )
+    result = _parse(doc, "application/atom+xml")
+    assert result.major is ParseMajor.SUCCESS
+    assert result.title == "a\ufffdb \ufffd\ufffd"
+    assert result.outlinks == (Outlink("http://h/\ufffd/e\ufffd", "\ud7ff\ue000"),)
+
+
+def test_beamcrawl_references_of_thousands_of_digits_are_not_surrogates():
+    digits = "1" * 5000  # more than int() takes
+    doc = f"<r>a&#{digits};&#x{digits};&#0000055296;&#x000000D800;b</r>"
+    result = _parse(doc.encode(), "text/xml")
+    assert result.major is ParseMajor.SUCCESS
+    assert result.text.startswith("a")
+    assert result.text.endswith("\ufffd\ufffdb")
+
+
 def test_beamcrawl_entities_declared_in_a_dtd_are_dropped():
     # No entity expansion at all: safer than libxml2's amplification limits.
     doc = (

@@ -20,8 +20,10 @@ from dataclasses import replace
 import pytest
 from lxml import etree
 
+from crawllib.config import ParseConfig, load_properties
 from crawllib.config.parse import HtmlConfig
 from crawllib.parse import Outlink, ParseResult
+from crawllib.parse.dispatch import Parsers
 from crawllib.parse.html import parse_html
 from crawllib.parse.htmldom import (
     anchor_text,
@@ -839,7 +841,9 @@ def test_nutch_meta_refresh(content, args):
 
 
 @pytest.mark.parametrize(
-    "content", ["bad", " 5", "5 ; url=x", "0.5;url=x", "2147483648", ""]
+    "content",
+    # a number of thousands of digits: int() refuses it (found by fuzzing)
+    ["bad", " 5", "5 ; url=x", "0.5;url=x", "2147483648", "", "9" * 5000 + ";url=x"],
 )
 def test_nutch_meta_refresh_needs_integer_seconds(content):
     html = f"<html><head><meta http-equiv='refresh' content='{content}'></head></html>"
@@ -914,16 +918,20 @@ def chinese_page(text: str, meta_charset: str | None = None) -> str:
     ],
     ids=["gbk", "gb2312", "gb18030", "big5"],
 )
-@pytest.mark.parametrize("declared_by", ["meta", "header", "neither"])
+@pytest.mark.parametrize("declared_by", ["meta", "header", "detector"])
 def test_nutch_chinese_pages_decode(text, codec, label, recorded, declared_by):
+    # undeclared, only the detector (encodingdetector.charset.min.confidence
+    # >= 0; off by default, as in Nutch) reads them
     html = chinese_page(text, label if declared_by == "meta" else None)
     headers = (
         {"content-TYPE": f"text/html; charset={label}"}
         if declared_by == "header"
         else {}
     )
+    detecting = replace(CONFIG, charset_min_confidence=80)
+    config = detecting if declared_by == "detector" else CONFIG
 
-    result = parse(html.encode(codec), "http://h/", headers=headers)
+    result = parse(html.encode(codec), "http://h/", config, headers)
 
     assert result.title == text[:6]
     assert result.text == f"{text[:6]}\n{text}\n{text[6:12]}"
@@ -1154,6 +1162,46 @@ def test_beamcrawl_deeply_nested_divs():
     ],
 )
 def test_beamcrawl_other_deep_pages(html):
+    result = parse(html)
+
+    assert result.major is ParseMajor.SUCCESS
+    assert tokens(result.text) == ["x"]
+
+
+def test_beamcrawl_a_deep_page_of_unterminated_tags_parses_within_the_timeout():
+    # found by fuzzing: past libxml2's depth limit the page is re-tokenized by
+    # a regex that backtracked in cubic time over "<b<b<b..." (about 20 s
+    # for 2,000 of them, and the re engine holds the GIL: no helper thread
+    # could time out). parser.timeout is the event: the parse must end first.
+    html = b"<div>x" * 3000 + b"<b" * 50_000
+    config = ParseConfig.from_properties(load_properties(defines=["parser.timeout=30"]))
+    parsers = Parsers(config, use_alarm=True)  # the main thread: SIGALRM stops re
+
+    result = parsers.parse("http://h/", html, "text/html", {})
+
+    assert (result.major, result.args) == (ParseMajor.SUCCESS, ())
+    assert tokens(result.text) == ["x"] * 3000
+
+
+def test_beamcrawl_a_page_of_control_characters_parses_within_the_timeout():
+    # found by review of the fuzzed paths: with a mark character of its own
+    # the page's text takes the joined-text path, whose edge pattern retried
+    # every position of a run of control characters (quadratic, in re)
+    html = "<p>a" + "\x01" * 100_000 + "b</p><p>\ufdd1c</p>"
+    config = ParseConfig.from_properties(load_properties(defines=["parser.timeout=30"]))
+    parsers = Parsers(config, use_alarm=True)
+
+    result = parsers.parse("http://h/", html.encode(), "text/html", {})
+
+    assert (result.major, result.args) == (ParseMajor.SUCCESS, ())
+    assert result.text == "a" + "\x01" * 100_000 + "b\nc"  # <p> breaks the line
+
+
+def test_beamcrawl_deep_page_tags_with_attributes_are_counted():
+    # "<" ends a tag name for the re-tokenizer (libxml2 keeps it in the name):
+    # these tags, attributes and all, still open elements past the limit
+    html = "<div class='a b' id=x>" * 3000 + "<p title='t'>x</p>" + "</div>" * 3000
+
     result = parse(html)
 
     assert result.major is ParseMajor.SUCCESS

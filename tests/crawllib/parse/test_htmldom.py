@@ -1,6 +1,9 @@
 import random
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crawllib.parse import htmldom
 from crawllib.parse.htmldom import BREAK, flatten
@@ -36,3 +39,15 @@ def test_flatten_breaks_blank_nodes_and_folds_whitespace() -> None:
     assert flatten(["Title", BREAK, BREAK + "one  two\tthree", "  ", "four"]) == (
         "Title\none two three\nfour"
     )
+
+
+# the pattern _NODE_EDGES replaced: the same matches, in quadratic time
+_PLAIN_NODE_EDGES = re.compile(
+    r"[\x00-\x20]+(?=[\ufdd0\ufdd1])|(?<=[\ufdd0\ufdd1])[\x00-\x20]+"
+)
+
+
+@settings(max_examples=500, deadline=None, derandomize=True)
+@given(st.text(st.sampled_from(["a", " ", "\t", "\x00", "\x01", "!", BREAK, "\ufdd1"])))
+def test_node_edges_remove_what_the_plain_pattern_removes(text: str) -> None:
+    assert htmldom._NODE_EDGES.sub("", text) == _PLAIN_NODE_EDGES.sub("", text)

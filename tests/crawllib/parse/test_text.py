@@ -4,7 +4,7 @@ import random
 import pytest
 
 from crawllib.parse import Outlink
-from crawllib.parse.text import parse_text
+from crawllib.parse.text import collapse_whitespace, parse_text
 from crawllib.status import ParseMajor
 
 URL = "http://example.com/notes.txt"
@@ -15,8 +15,16 @@ BIG5_TEXT = (
 )
 
 
-def _parse(content, headers=None, content_type="text/plain", default="windows-1252"):
-    return parse_text(URL, content, content_type, headers or {}, default)
+def _parse(
+    content,
+    headers=None,
+    content_type="text/plain",
+    default="windows-1252",
+    min_confidence=-1,
+):
+    return parse_text(
+        URL, content, content_type, headers or {}, default, min_confidence
+    )
 
 
 def _encoding(result):
@@ -86,8 +94,16 @@ def test_nutch_iso_8859_1_is_read_as_windows_1252():
     assert _encoding(result) == "windows-1252"
 
 
-def test_undeclared_big5_is_detected():
-    result = _parse(BIG5_TEXT.encode("big5"))
+def test_nutch_undeclared_big5_is_read_with_the_default():
+    # encodingdetector.charset.min.confidence -1: no detector, as Nutch
+    content = BIG5_TEXT.encode("big5")
+    result = _parse(content)
+    assert result.text == collapse_whitespace(content.decode("cp1252", "replace"))
+    assert _encoding(result) == "windows-1252"
+
+
+def test_nutch_undeclared_big5_is_detected_when_the_detector_is_on():
+    result = _parse(BIG5_TEXT.encode("big5"), min_confidence=80)
     assert result.text == BIG5_TEXT
     assert _encoding(result) == "big5"
 
@@ -114,16 +130,35 @@ def test_bad_bytes_in_the_declared_charset_become_replacement_characters():
 def test_unknown_default_encoding_falls_back_to_windows_1252():
     result = _parse(b"caf\xe9 \x80 \x81" * 3, default="no-such-charset")
     assert result.major is ParseMajor.SUCCESS
-    assert isinstance(result.text, str)
+    assert result.text == "café € \ufffdcafé € \ufffdcafé € \ufffd"
+    assert _encoding(result) == "windows-1252"
+
+
+def test_nutch_undeclared_windows_1252_is_read_with_the_default():
+    # issue 11: "Tarte à la crème" came out as windows-1250, "5 €" as UTF-16BE
+    text = "Tarte à la crème, „Preis“: 5 € \u2013 naïve"
+    for min_confidence in (-1, 0):
+        result = _parse(text.encode("cp1252"), min_confidence=min_confidence)
+        assert result.text == text
+        assert _encoding(result) == "windows-1252"
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_binary_junk_as_text_plain_never_raises(seed):
+def test_binary_junk_as_text_plain_is_read_with_the_default(seed):
     junk = random.Random(seed).randbytes(8192)
     result = _parse(junk)
     assert result.major is ParseMajor.SUCCESS
-    assert isinstance(result.text, str)
+    assert result.text == collapse_whitespace(junk.decode("cp1252", "replace"))
+    assert _encoding(result) == "windows-1252"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_binary_junk_with_the_detector_on_never_raises(seed):
+    junk = random.Random(seed).randbytes(8192)
+    result = _parse(junk, min_confidence=0)
+    assert result.major is ParseMajor.SUCCESS
     assert result.text == result.text.strip(" \t\n\r")
+    assert _encoding(result)
 
 
 def test_empty_content_is_an_empty_successful_parse():
