@@ -5,7 +5,11 @@ job that parses in its own process uses one core however many it has. A
 :class:`ParseBatch` hands each page to a pool of worker processes (each with
 its own :class:`~crawllib.parsing.PageParser`) and gives the parsed pages
 back in the order they were handed in. The result is exactly what
-:func:`parse_without_content` gives in the job's own process.
+:func:`parse_without_content` gives in the job's own process, but after a
+parse that overruns ``parser.timeout``: a worker stops it with SIGALRM and
+the next page waits its turn, where the job's own thread may turn the next
+page away as busy while the stuck parse finishes a C call
+(:mod:`crawllib.parse.timelimit`).
 
 The worker processes are shared by every batch of one configuration in the
 process and outlive a job (a crawl runs many jobs in one process); they are
@@ -22,6 +26,8 @@ import collections
 import concurrent.futures
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
 import threading
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
@@ -165,6 +171,21 @@ atexit.register(shutdown_pool)
 def _start_worker(config: ParseConfig) -> None:
     global _WORKER_PARSER
     _WORKER_PARSER = PageParser(config, use_alarm=True)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(
+            target=_exit_with_parent, args=(parent.sentinel,), daemon=True
+        ).start()
+
+
+def _exit_with_parent(sentinel: int) -> None:
+    """End this worker when its parent is gone, even killed with SIGKILL.
+
+    The pool's queues do not tell a worker that the parent died: each end is
+    also held by the worker itself, so a worker left alone would wait forever.
+    """
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
 
 
 def _parse(page: WebPage) -> WebPage:

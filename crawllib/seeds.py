@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from crawllib.config import InjectConfig
+from crawllib.javanum import f32
 from crawllib.scoring import injected_score
 from crawllib.status import DISTANCE_MARKER, CrawlStatus, Mark
 from crawllib.webpage import WebPage, new_page
@@ -30,7 +31,7 @@ class Seed:
     Attributes:
         url: the URL as written (not yet normalized).
         line: the trimmed line.
-        score: ``nutch.score``, if given and valid.
+        score: ``nutch.score`` as a Java float, if given and finite.
         fetch_interval_s: ``nutch.fetchInterval`` (or ``.fixed``), if valid.
         fixed_interval: whether the interval came from ``nutch.fetchInterval.fixed``.
         metadata: the other ``key=value`` fields, in line order.
@@ -90,8 +91,13 @@ def parse_seed_line(line: str) -> Seed | None:
 
 
 def _parse_score(value: str) -> float | None:
+    """A Java ``float`` (Float.parseFloat); None if no number or not finite as one.
+
+    ``1e39`` is a finite double but overflows a float: Nutch would store
+    Infinity, and the WebPage score (an Avro ``float``) could not hold it.
+    """
     try:
-        score = float(value)
+        score = f32(float(value))
     except ValueError:
         return None
     return score if math.isfinite(score) else None

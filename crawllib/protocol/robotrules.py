@@ -260,6 +260,10 @@ def _delay_ms(value: str) -> int | None:
             return None
         delay = float(value) * 1000
         return math.floor(delay + 0.5) if math.isfinite(delay) else None
-    if not _INT.fullmatch(value) or not -(2**31) <= int(value) < 2**31:
+    if not _INT.fullmatch(value):
         return None
-    return int(value) * 1000
+    try:
+        delay_s = int(value)
+    except ValueError:  # more digits than int() takes: out of range anyway
+        return None
+    return delay_s * 1000 if -(2**31) <= delay_s < 2**31 else None

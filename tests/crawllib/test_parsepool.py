@@ -2,6 +2,9 @@
 
 import os
 import signal
+import subprocess
+import sys
+import time
 from typing import Any
 
 import pytest
@@ -118,7 +121,14 @@ def test_a_parse_past_parser_timeout_fails_and_the_next_one_parses(use_alarm):
     parser = PageParser(SHORT_TIMEOUT, use_alarm=use_alarm)
     try:
         slow: Any = parser.parse_page(_page(1, paragraphs=300_000))
-        quick: Any = parser.parse_page(_page(2))
+        # on the helper thread, the slow parse stops once libxml2 returns:
+        # until then the next page is turned away as busy
+        for _ in range(100):
+            quick: Any = parser.parse_page(_page(2))
+            if quick["parseStatus"]["majorCode"] == ParseMajor.SUCCESS:
+                break
+            assert not use_alarm, "with the alarm the next page waits its turn"
+            assert quick["parseStatus"]["args"][0].startswith("parser busy")
     finally:
         parser.close()
     assert slow["parseStatus"]["majorCode"] == ParseMajor.FAILED
@@ -147,3 +157,55 @@ def test_pages_go_in_chunks_and_the_last_ones_on_drain():
     assert len(out) <= ParseBatch.CHUNK  # the last 3 wait for drain
     out += batch.drain()
     assert out == _in_process(pages)
+
+
+_ORPHAN_SCRIPT = """
+import os, sys
+from crawllib.config import ParseConfig, load_properties
+from crawllib.parsepool import ParseBatch
+from crawllib.status import CrawlStatus
+from crawllib.webpage import new_page
+batch = ParseBatch(ParseConfig.from_properties(load_properties()), 2)
+page = new_page("http://a.com/", content=b"<p>x</p>", status=CrawlStatus.FETCHED,
+                contentType="text/html", markers={"_gnmrk_": "s", "_ftcmrk_": "s"})
+list(batch.submit(page)); list(batch.drain())
+def parent_of(n):
+    return open(f"/proc/{n}/stat").read().split(")")[1].split()[1]
+me = str(os.getpid())
+children = [int(n) for n in os.listdir("/proc") if n.isdigit() and parent_of(n) == me]
+print(" ".join(map(str, children)), flush=True)
+sys.stdin.read()  # until killed
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(")")[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_workers_exit_when_their_parent_is_killed():
+    with subprocess.Popen(
+        [sys.executable, "-c", _ORPHAN_SCRIPT],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as parent:
+        assert parent.stdout is not None
+        children = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(children) >= 2  # the two workers (and the resource tracker)
+        assert all(_alive(pid) for pid in children)
+
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+
+    deadline = time.monotonic() + 60  # a liveness guard, not a measured time
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in children if _alive(pid)]
+    for pid in left:  # do not leave them behind if the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not left

@@ -36,6 +36,7 @@ def test_nutch_seed_line_with_metadata_score_and_interval():
     [
         "nutch.score=high",
         "nutch.score=nan",
+        "nutch.score=1e39",  # finite as a double, Infinity as a Java float
         "nutch.fetchInterval=1.5x",
         "nutch.fetchInterval=99999999999",
     ],
@@ -45,6 +46,17 @@ def test_nutch_bad_numbers_are_ignored_and_reported(field):
     assert seed is not None
     assert (seed.score, seed.fetch_interval_s) == (None, None)
     assert seed.invalid_fields == (field,)
+
+
+def test_nutch_score_is_read_as_a_java_float():
+    # found by fuzzing: the score was kept as a double, which the WebPage's
+    # Avro float field rounds (Nutch: Float.parseFloat)
+    seed = parse_seed_line("http://a.com/\tnutch.score=-2147483649")
+    assert seed is not None
+    assert seed.score == -2147483648.0
+    tiny = parse_seed_line("http://a.com/\tnutch.score=1e-50")
+    assert tiny is not None
+    assert tiny.score == 0.0
 
 
 def test_nutch_fixed_interval_and_negative_intervals():

@@ -288,6 +288,14 @@ def test_nutch_crawl_delay_seconds_and_decimals(site, http):
     assert _rules(site, http, "User-agent: *\nDisallow: /\n").crawl_delay_s is None
 
 
+def test_nutch_a_crawl_delay_past_a_java_int_is_ignored():
+    # found by fuzzing: int() of more than 4,300 digits raised ValueError
+    for value in ("2147483648", "9" * 5000, "-" + "1" * 5000):
+        robots = f"User-agent: *\nCrawl-delay: {value}\nDisallow: /x\n".encode()
+        rules = parse_robots(robots, ["bot"])
+        assert (rules.crawl_delay_s, rules.rules) == (None, (Rule(False, "/x"),))
+
+
 def test_nutch_shortest_crawl_delay_of_the_merged_groups(site, http):
     robots = (
         "User-agent: mybot\nDisallow: /a\nCrawl-delay: 9\n\n"
