@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import json
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -86,26 +86,45 @@ def check_file(
             schema or codec, or a block does not end in the sync marker.
     """
     header = read_header(stream, size, schema_name, fields)
+    for _ in _whole_blocks(stream, size, header):
+        pass
+    return header
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    number: int
+    offset: int
+    count: int
+    data_start: int
+    length: int
+
+
+def _whole_blocks(stream: BinaryIO, size: int, header: Header) -> Iterator[_Block]:
+    """Each block after checking that it ends, within the file, in the sync marker.
+
+    Raises:
+        AvroFileError: a block is cut short or does not end in the marker.
+    """
     offset = header.end
-    block = 0
+    number = 0
     while offset < size:
-        block += 1
-        count, length, data_start = _block_header(stream, offset, size, block)
-        del count
+        number += 1
+        count, length, data_start = _block_header(stream, offset, size, number)
         end = data_start + length + SYNC_SIZE
         if end > size:
             raise AvroFileError(
-                f"cut short: block {block} at byte {offset} needs {end} bytes, "
+                f"cut short: block {number} at byte {offset} needs {end} bytes, "
                 f"the file has {size}"
             )
         stream.seek(data_start + length)
         if stream.read(SYNC_SIZE) != header.sync:
             raise AvroFileError(
-                f"corrupt: block {block} at byte {offset} does not end in the "
+                f"corrupt: block {number} at byte {offset} does not end in the "
                 "file's sync marker"
             )
+        yield _Block(number, offset, count, data_start, length)
         offset = end
-    return header
 
 
 def read_header(
@@ -143,24 +162,19 @@ def read_file(
     Raises:
         AvroFileError: as :func:`check_file`, or a block does not decode.
     """
-    header = check_file(stream, size, schema_name, fields)
+    header = read_header(stream, size, schema_name, fields)
     parsed = fastavro.parse_schema(header.schema)
-    offset = header.end
     records = 0
-    block = 0
-    while offset < size:
-        block += 1
-        count, length, data_start = _block_header(stream, offset, size, block)
-        stream.seek(data_start)
+    for block in _whole_blocks(stream, size, header):
+        stream.seek(block.data_start)
         try:
-            _decode(stream.read(length), count, header.codec, parsed)
+            _decode(stream.read(block.length), block.count, header.codec, parsed)
         except Exception as exc:  # noqa: BLE001 - any decoding failure is damage
             raise AvroFileError(
-                f"corrupt: block {block} at byte {offset} does not decode "
-                f"({type(exc).__name__}: {exc})"
+                f"corrupt: block {block.number} at byte {block.offset} does not "
+                f"decode ({type(exc).__name__}: {exc})"
             ) from None
-        records += count
-        offset = data_start + length + SYNC_SIZE
+        records += block.count
     return records
 
 

@@ -34,7 +34,7 @@ def verify(db: str, out: TextIO | None = None) -> int:
         for path, size in io.part_paths(pattern):
             files += 1
             try:
-                with _open(path) as stream:
+                with io.open_raw(path) as stream:
                     count = avrocheck.read_file(stream, size, name, fields)
             except avrocheck.AvroFileError as exc:
                 damaged += 1
@@ -63,7 +63,7 @@ def salvage(db: str, out_db: str, out: TextIO | None = None) -> int:
     unknown = False
     for path, size in io.part_paths(io.parts_pattern(io.current_dir(db))):
         try:
-            with _open(path) as stream:
+            with io.open_raw(path) as stream:
                 result = avrocheck.salvage_file(stream, size, name, fields)
         except avrocheck.AvroFileError as exc:
             print(f"{path}: nothing readable: {exc}", file=out)
@@ -85,7 +85,3 @@ def salvage(db: str, out_db: str, out: TextIO | None = None) -> int:
         loss = f"{lost} records lost"
     print(f"salvaged {len(records)} records into {out_db}; {loss}", file=out)
     return 0
-
-
-def _open(path: str) -> Any:
-    return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)

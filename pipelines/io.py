@@ -25,6 +25,7 @@ import socket
 import tempfile
 import time
 from collections.abc import Iterator
+from typing import BinaryIO
 
 import apache_beam as beam
 import fastavro.write
@@ -94,9 +95,7 @@ def check_parts(pattern: str) -> None:
     """
     name, fields = webpage_schema_check()
     for path, size in part_paths(pattern):
-        with FileSystems.open(
-            path, compression_type=CompressionTypes.UNCOMPRESSED
-        ) as stream:
+        with open_raw(path) as stream:
             try:
                 avrocheck.check_file(stream, size, name, fields)
             except avrocheck.AvroFileError as exc:
@@ -326,9 +325,7 @@ def _create_local_lock(lock: str, owner: str, force: bool) -> None:
 
 def _read_text(path: str) -> str:
     try:
-        with FileSystems.open(
-            path, compression_type=CompressionTypes.UNCOMPRESSED
-        ) as f:
+        with open_raw(path) as f:
             return bytes(f.read(200)).decode("utf-8", "replace").strip()
     except OSError:
         return "unknown owner"
@@ -353,14 +350,17 @@ def scratch_dir(temp_location: str | None) -> str:
     return tempfile.mkdtemp(prefix=name + "-")
 
 
+def open_raw(path: str) -> BinaryIO:
+    """``path`` opened for reading as stored (no decompression by its name)."""
+    return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)
+
+
 def read_lines(pattern: str) -> list[str]:
     """All lines of the text files matching ``pattern``, file by file in name order."""
     matches = FileSystems.match([pattern])
     paths = sorted(meta.path for meta in matches[0].metadata_list) if matches else []
     lines: list[str] = []
     for path in paths:
-        with FileSystems.open(
-            path, compression_type=CompressionTypes.UNCOMPRESSED
-        ) as f:
+        with open_raw(path) as f:
             lines.extend(bytes(f.read()).decode("utf-8").splitlines())
     return lines

@@ -367,9 +367,8 @@ def text_nodes(
 
 def _subtree_text(element: etree._Element, breaks: Collection[str]) -> Iterator[str]:
     """:func:`text_nodes` of ``element``, by ``itertext`` when nothing is marked."""
-    if element.tag in breaks or any(
-        True for _ in element.iterdescendants(*breaks, "script", "style")
-    ):
+    marked = next(element.iterdescendants(*breaks, "script", "style"), None)
+    if element.tag in breaks or marked is not None:
         return text_nodes(element, breaks)
     return cast("Iterator[str]", element.itertext())
 
