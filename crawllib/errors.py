@@ -18,6 +18,9 @@ user error: the CLI prints the runner's reason in one line and exits 1.
 
 Per-URL failures are never exceptions: they are data (a status on the record
 and a counter). Bugs raise whatever they raise.
+
+Not an error: :class:`DryRunDone` ends a command whose job was only built
+(a Dataflow dry run, ``pipelines.dryrun``); the CLI prints it and exits 0.
 """
 
 
@@ -51,3 +54,17 @@ class CorruptFileError(CrawlError):
 
 class RunnerError(CrawlError):
     """The runner's services are missing: no cluster, job service or jar."""
+
+
+class DryRunDone(Exception):
+    """A dry run built the command's job and stopped before anything ran.
+
+    Raised when the job's pipeline is built, before any step after it
+    (installing a version, renaming a segment, printing results), so that
+    nothing is changed; the CLI prints the message and exits 0.
+    """
+
+    def __init__(self, job: str, message: str) -> None:
+        super().__init__(message)
+        self.job = job
+        """The command whose job was built (``inject`` for a crawl's first)."""

@@ -3,7 +3,8 @@
 ``beamcrawl <command> [args...]`` runs ``pipelines.<command>.run(args)``. A
 user error (bad option, missing or locked crawldb, bad property, no Flink
 cluster) prints one line on stderr and exits 2, without a traceback; a job
-that fails on its runner prints the runner's reason and exits 1.
+that fails on its runner prints the runner's reason and exits 1. A Dataflow
+dry run (``pipelines.dryrun``) prints one line and exits 0.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ import importlib
 import logging
 import sys
 import threading
+import warnings
 from collections.abc import Sequence
 
 from crawllib import __version__
-from crawllib.errors import CrawlError
+from crawllib.errors import CrawlError, DryRunDone
 
 # Beam and gRPC are imported when a command runs: a parse worker process
 # imports this module again as its __main__ (multiprocessing's spawn), and
@@ -92,8 +94,20 @@ def _ignore_hang_ups() -> None:
     threading.excepthook = hook
 
 
+def quiet_library_warnings() -> None:
+    """No notices about the libraries' own future on every command's stderr.
+
+    With apache-beam[gcp] installed, importing Beam imports Google's client
+    libraries, which warn about Python and grpcio versions they will drop;
+    Beam's S3 filesystem calls its own deprecated ``list_prefix``.
+    """
+    warnings.filterwarnings("ignore", category=FutureWarning, module=r"google\.")
+    warnings.filterwarnings("ignore", message="list_prefix is deprecated")
+
+
 def setup_logging() -> None:
     """Beamcrawl's own INFO lines on stderr; Beam only from WARNING up."""
+    quiet_library_warnings()
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(
         logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -137,6 +151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command not in COMMANDS:
             raise CrawlError(f"unknown command {command!r}; see beamcrawl --help")
         return _dispatch(command, rest)
+    except DryRunDone as done:
+        print(dry_run_line(command, done), file=sys.stderr)
+        return 0
     except (CrawlError, RuntimeError) as exc:
         line = error_line(command, exc)
         if line is None:
@@ -161,7 +178,18 @@ def error_line(command: str, exc: BaseException) -> str | None:
         reason = runners.failed_job_reason(exc)
         if reason is not None:
             return f"beamcrawl: {command}: the job failed: {reason}"
+        staging = runners.staging_failure_reason(exc)
+        if staging is not None:
+            return f"beamcrawl: {command}: Beam could not stage the job: {staging}"
     return None
+
+
+def dry_run_line(command: str, done: DryRunDone) -> str:
+    """The line a dry run ends with; a command of several jobs built only one."""
+    line = f"beamcrawl: {command}: {done}"
+    if done.job != command:
+        line += f" (the later jobs of {command} read what it writes: not built)"
+    return line
 
 
 def _dispatch(command: str, args: list[str]) -> int:

@@ -31,7 +31,7 @@ from crawllib.config import FetcherConfig, GenerateConfig, UpdateConfig
 from crawllib.dedup import DedupConfig
 from crawllib.schedule import may_be_due
 from crawllib.webpage import WebPage
-from pipelines import dedup, fetch, io, parse, updatedb
+from pipelines import dedup, fetch, io, parse, updatedb, versions
 from pipelines.options import JobArgs, counters, now_ms
 from pipelines.segments import (
     FETCH,
@@ -77,16 +77,17 @@ def execute(
     parse_config = parse.parse_config(job)
     update_config = UpdateConfig.from_properties(job.properties)
     max_interval_s = GenerateConfig.from_properties(job.properties).max_interval_s
-    pattern = io.require_crawldb(crawldb)
+    versions.require(crawldb)  # no crawldb: one line before anything is staged
     stages = {segment: staged_parts(segment, (FETCH, PARSE)) for segment in segments}
     started_ms = now_ms()
     due_by_ms = started_ms + DUE_WINDOW_MS
     try:
         with (
-            io.crawldb_lock(crawldb),
-            io.new_version(crawldb, update_config.keep_backup) as new_dir,
+            versions.locked(crawldb),
+            versions.new_version(crawldb, update_config.keep_backup) as new_dir,
         ):
-            with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+            pattern = versions.require(crawldb)  # read under the lock
+            with job.pipeline() as pipeline:
                 records = []
                 for n, segment in enumerate(segments):
                     fetch_list = io.parts_pattern(FileSystems.join(segment, GENERATE))

@@ -3,9 +3,9 @@
 Every job checks the part files it reads (:func:`pipelines.io.check_parts`)
 and refuses a damaged one. These are the tools for what comes next:
 :func:`verify` decodes every record of every part file of a crawldb or
-linkdb (``current/`` and ``old/``) and says which files are whole;
-:func:`salvage` writes the records of ``current/``'s readable blocks into a
-new crawldb, with a count of what was lost. Both run in the launching
+linkdb (the current version and its backup) and says which files are
+whole; :func:`salvage` writes the records of the current version's readable
+blocks into a new crawldb, with a count of what was lost. Both run in the launching
 process through Beam's FileSystems (local disk or an object store).
 """
 
@@ -21,7 +21,7 @@ from apache_beam.io.filesystems import FileSystems
 from crawllib import avrocheck
 from crawllib.errors import ConfigError
 from crawllib.webpage import schema
-from pipelines import io
+from pipelines import io, versions
 
 
 def verify(db: str, out: TextIO | None = None) -> int:
@@ -29,9 +29,8 @@ def verify(db: str, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     name, fields = io.webpage_schema_check()
     damaged = files = records = 0
-    for version in (io.CURRENT, io.OLD):
-        pattern = io.parts_pattern(FileSystems.join(db, version))
-        for path, size in io.part_paths(pattern):
+    for version in versions.kept_versions(db):
+        for path, size in io.part_paths(io.parts_pattern(version)):
             files += 1
             try:
                 with io.open_raw(path) as stream:
@@ -55,13 +54,14 @@ def verify(db: str, out: TextIO | None = None) -> int:
 def salvage(db: str, out_db: str, out: TextIO | None = None) -> int:
     """Write the readable records of ``db``'s current version into ``out_db``."""
     out = out or sys.stderr
-    if FileSystems.exists(out_db) and io.part_paths(FileSystems.join(out_db, "*")):
+    if io.dir_exists(out_db):
         raise ConfigError(f"beamcrawl readdb: {out_db} exists and is not empty")
     name, fields = io.webpage_schema_check()
     records: list[Any] = []
     lost = 0
     unknown = False
-    for path, size in io.part_paths(io.parts_pattern(io.current_dir(db))):
+    current = versions.current_version(db)
+    for path, size in io.part_paths(io.parts_pattern(current)) if current else []:
         try:
             with io.open_raw(path) as stream:
                 result = avrocheck.salvage_file(stream, size, name, fields)
@@ -74,11 +74,12 @@ def salvage(db: str, out_db: str, out: TextIO | None = None) -> int:
         unknown = unknown or result.unknown_loss
         for problem in result.problems:
             print(f"{path}: {problem}", file=out)
-    target = FileSystems.join(io.current_dir(out_db), "part-00000-of-00001.avro")
-    with FileSystems.create(
-        target, compression_type=CompressionTypes.UNCOMPRESSED
-    ) as handle:
-        fastavro.writer(handle, fastavro.parse_schema(schema()), records, "deflate")
+    with versions.locked(out_db), versions.new_version(out_db) as new_dir:
+        target = FileSystems.join(new_dir, "part-00000-of-00001.avro")
+        with FileSystems.create(
+            target, compression_type=CompressionTypes.UNCOMPRESSED
+        ) as handle:
+            fastavro.writer(handle, fastavro.parse_schema(schema()), records, "deflate")
     if unknown:
         loss = f"{lost} records lost, and more whose number is unknown"
     else:

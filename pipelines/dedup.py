@@ -25,7 +25,7 @@ from crawllib.config import UpdateConfig
 from crawllib.dedup import DEFAULT_COMPARE_ORDER, DedupConfig, Entry
 from crawllib.status import CrawlStatus
 from crawllib.webpage import WebPage
-from pipelines import io
+from pipelines import io, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -124,19 +124,19 @@ def execute(job: JobArgs) -> dict[str, int]:
     config = DedupConfig.from_args(job.args.group, job.args.compareOrder)
     keep_backup = UpdateConfig.from_properties(job.properties).keep_backup
     crawldb = job.args.crawldb
-    pattern = io.require_crawldb(crawldb)
+    versions.require(crawldb)  # no crawldb: one line before the lock
     with (
-        io.crawldb_lock(crawldb, force=job.args.force),
-        io.new_version(crawldb, keep_backup) as new_dir,
+        versions.locked(crawldb, force=job.args.force),
+        versions.new_version(crawldb, keep_backup) as new_dir,
     ):
-        result = _dedup(job, config, pattern, new_dir)
+        result = _dedup(job, config, versions.require(crawldb), new_dir)
     return counters(result, NAMESPACE)
 
 
 def _dedup(
     job: JobArgs, config: DedupConfig, pattern: str, new_dir: str
 ) -> PipelineResult:
-    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+    with job.pipeline() as pipeline:
         _ = (
             pipeline
             | "ReadCrawlDb" >> io.ReadWebPages(pattern)

@@ -5,7 +5,8 @@ The sample site (package data, ``pipelines/demosite``) is two hosts: the
 permanent redirect, a gone page, a meta refresh, a GBK-encoded page and a
 duplicate. The command serves them itself, crawls them for three rounds
 into DIR (default: a new temporary directory) and prints the crawldb
-statistics, like ``readdb --stats``. Beam flags pass through.
+statistics, like ``readdb --stats``. Beam flags pass through; Dataflow is
+refused, as its workers cannot reach this machine's loopback.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from pipelines import crawl, readdb
+from crawllib.errors import ConfigError
+from pipelines import crawl, readdb, runners
 from pipelines.options import job_parser, parse_job_args
 
 REDIRECTS = {"/old-news.html": "/about.html"}
@@ -128,6 +130,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dir", help="crawl directory (default: a new temporary one)")
     parser.add_argument("--rounds", type=int, default=3)
     job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
+    if runners.is_dataflow(job.pipeline_options()):
+        raise ConfigError(
+            "beamcrawl demo: the sample site is served on this machine's loopback, "
+            "which Dataflow's workers cannot reach; crawl a site of yours with "
+            "beamcrawl crawl and gs:// paths instead"
+        )
     crawl_dir = job.args.dir or tempfile.mkdtemp(prefix="beamcrawl-demo-")
     os.makedirs(crawl_dir, exist_ok=True)
     site = DemoSite().start()

@@ -123,7 +123,7 @@ def execute(job: JobArgs) -> dict[str, int]:
     parse_config = parse.parse_config(job) if config.parse else None
     stages = staged_parts(segment, (FETCH, PARSE) if parse_config else (FETCH,))
     try:
-        with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+        with job.pipeline() as pipeline:
             fetched = (
                 pipeline
                 | "ReadFetchList"

@@ -32,7 +32,7 @@ from crawllib.selection import (
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.urls.partition import UrlPartitioner
 from crawllib.webpage import WebPage
-from pipelines import io
+from pipelines import io, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -214,19 +214,21 @@ def execute(job: JobArgs) -> tuple[list[str], dict[str, int]]:
     config = _config(job)
     Selector(config, 0)  # a bad rule file or property fails here, not on a worker
     crawldb, segments_dir = job.args.crawldb, job.args.segments
-    pattern = io.require_crawldb(crawldb)
+    versions.require(crawldb)  # no crawldb: one line before the lock
     generate_ms = config.fixed_time_ms or now_ms()
     cur_time_ms = generate_ms + job.args.adddays * 86_400_000
-    with io.crawldb_lock(crawldb, force=job.args.force):
+    with versions.locked(crawldb, force=job.args.force):
+        pattern = versions.require(crawldb)  # read under the lock
         names = segment_names(segments_dir, generate_ms, config.max_num_segments)
         stages = [staging_dir(segments_dir, name) for name in names]
-        new_db = io.new_version_dir(crawldb) if config.update_crawldb else None
+        new_db = versions.new_version_dir(crawldb) if config.update_crawldb else None
         try:
             values = _run_ranked(job, config, pattern, cur_time_ms, generate_ms,
                                  names, stages, new_db)  # fmt: skip
             written = _install(segments_dir, names, stages, values)
             if written and new_db is not None:
-                io.install_crawldb(crawldb, new_db, keep_backup=config.keep_backup)
+                versions.publish(crawldb, new_db, keep_backup=config.keep_backup)
+                new_db = None
         finally:
             for path in [*stages, *([new_db] if new_db else [])]:
                 io.remove_dir(path)
@@ -266,7 +268,7 @@ def _run_once(
     stages: list[str],
     new_db: str | None,
 ) -> PipelineResult:
-    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+    with job.pipeline() as pipeline:
         outputs = (
             pipeline
             | "ReadCrawlDb" >> io.ReadWebPages(pattern)

@@ -27,7 +27,7 @@ from crawllib.config import InjectConfig
 from crawllib.errors import SeedError
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.webpage import WebPage, latest
-from pipelines import io
+from pipelines import io, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -295,7 +295,7 @@ def execute(job: JobArgs) -> dict[str, int]:
     UrlCleaner(config.urls, "inject")  # a bad rule file fails here, not on a worker
     crawldb = job.args.crawldb
     started_ms = config.fixed_time_ms or now_ms()
-    with io.crawldb_lock(crawldb, force=job.args.force):
+    with versions.locked(crawldb, force=job.args.force):
         result = _inject(job, config, files, crawldb, started_ms)
     return counters(result, NAMESPACE)
 
@@ -303,10 +303,10 @@ def execute(job: JobArgs) -> dict[str, int]:
 def _inject(
     job: JobArgs, config: InjectConfig, files: list[str], crawldb: str, started_ms: int
 ) -> PipelineResult:
-    existing = io.crawldb_exists(crawldb)
+    existing = versions.current_version(crawldb)
     with (
-        io.new_version(crawldb, config.keep_backup) as new_dir,
-        beam.Pipeline(options=job.pipeline_options()) as pipeline,
+        versions.new_version(crawldb, config.keep_backup) as new_dir,
+        job.pipeline() as pipeline,
     ):
         injected = (
             pipeline
@@ -314,7 +314,7 @@ def _inject(
             | "Inject" >> Inject(config, started_ms)
         )
         if existing:
-            pattern = io.parts_pattern(io.current_dir(crawldb))
+            pattern = io.parts_pattern(existing)
             current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
             injected = (injected, current) | "Merge" >> MergeIntoCrawlDb(config)
         _ = injected | "WriteCrawlDb" >> io.WriteWebPages(new_dir)

@@ -33,7 +33,7 @@ from crawllib.config import LinkDbConfig
 from crawllib.errors import ConfigError, CrawlError
 from crawllib.linkdb import Inlink, InlinkSet, LinkInverter, LinkSkip
 from crawllib.webpage import WebPage
-from pipelines import io
+from pipelines import io, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -177,8 +177,8 @@ def execute(job: JobArgs) -> dict[str, int]:
     LinkInverter(config)  # a bad rule file fails here, not on a worker
     target = job.args.linkdb
     with (
-        io.crawldb_lock(target, force=job.args.force),
-        io.new_version(target, keep_backup=False) as new_dir,
+        versions.locked(target, force=job.args.force),
+        versions.new_version(target, keep_backup=False) as new_dir,
     ):
         result = _invert(job, config, sources, target, new_dir)
     return counters(result, NAMESPACE)
@@ -187,10 +187,10 @@ def execute(job: JobArgs) -> dict[str, int]:
 def _invert(
     job: JobArgs, config: LinkDbConfig, sources: list[str], target: str, new_dir: str
 ) -> PipelineResult:
-    existing = io.crawldb_exists(target)
+    existing = versions.current_version(target)
     for source in sources:
         io.check_parts(io.parts_pattern(source))
-    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+    with job.pipeline() as pipeline:
         parsed = (
             pipeline
             | "ListParses" >> beam.Create([io.parts_pattern(s) for s in sources])
@@ -198,7 +198,7 @@ def _invert(
         )
         inputs: Inputs = parsed
         if existing:
-            pattern = io.parts_pattern(io.current_dir(target))
+            pattern = io.parts_pattern(existing)
             inputs = (parsed, pipeline | "ReadLinkDb" >> io.ReadWebPages(pattern))
         _ = (
             inputs

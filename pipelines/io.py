@@ -1,30 +1,24 @@
-"""WebPage Avro I/O, and the crawldb's versions and lock.
+"""WebPage Avro I/O, and directories of Avro part files.
 
 ``ReadWebPages`` / ``WriteWebPages`` read and write Avro container files of
-the one WebPage schema through Beam's Avro IO. A crawldb is a directory::
-
-    <crawldb>/current/part-*.avro   the live version
-    <crawldb>/old/                  the previous version (db.preserve.backup)
-    <crawldb>/.locked               held while a job updates the crawldb
-
-A job that changes the crawldb writes a new version beside ``current`` and
-then calls :func:`install_crawldb`, which swaps it in (Nutch's
-``CrawlDb.install``): a failed or killed job never leaves a half-written
-``current``. All paths go through Beam's ``FileSystems``.
+the one WebPage schema through Beam's Avro IO, as ``part-SSSSS-of-NNNNN.avro``
+files in a directory (a crawldb version, a segment's part). A directory
+whose ``-of-NNNNN`` set is not whole (a job killed while an object store
+copied its files into place) is refused, never read as fewer records. The
+crawldb's versions and lock are in ``pipelines.versions`` and
+``pipelines.locks``. All paths go through Beam's ``FileSystems``.
 """
 
 from __future__ import annotations
 
-import contextlib
-import glob
 import logging
 import os
+import posixpath
+import re
 import secrets
 import shutil
-import socket
 import tempfile
 import time
-from collections.abc import Iterator
 from typing import BinaryIO
 
 import apache_beam as beam
@@ -37,17 +31,13 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.pvalue import PBegin, PCollection
 
 from crawllib import avrocheck, avrodeflate
-from crawllib.errors import CorruptFileError, CrawlDbLockedError, CrawlDbMissingError
+from crawllib.errors import CorruptFileError
 from crawllib.webpage import WebPage, schema
 
 _LOG = logging.getLogger(__name__)
 
 PART_PREFIX = "part"
 PART_SUFFIX = ".avro"
-CURRENT = "current"
-OLD = "old"
-LOCK = ".locked"
-_NEW_PREFIX = "tmp-"
 
 
 class ReadWebPages(beam.PTransform[PBegin, PCollection[WebPage]]):
@@ -94,12 +84,67 @@ def check_parts(pattern: str) -> None:
         CorruptFileError: one line naming the file and what is wrong.
     """
     name, fields = webpage_schema_check()
-    for path, size in part_paths(pattern):
+    found = part_paths(pattern)
+    for path, size in found:
         with open_raw(path) as stream:
             try:
                 avrocheck.check_file(stream, size, name, fields)
             except avrocheck.AvroFileError as exc:
                 raise CorruptFileError(f"{path}: {exc}; {DAMAGED_HINT}") from None
+    for directory, problem in incomplete_sets([path for path, _ in found]).items():
+        raise CorruptFileError(
+            f"{directory}: {problem} (a job stopped while its files were moved "
+            f"into place: run it again); {DAMAGED_HINT}"
+        )
+
+
+_SHARD = re.compile(r"-(\d+)-of-(\d+)" + re.escape(PART_SUFFIX) + "$")
+
+
+def incomplete_sets(paths: list[str]) -> dict[str, str]:
+    """Directories whose ``part-SSSSS-of-NNNNN`` files are not one whole set.
+
+    Each file of a Beam job's output carries the number of files written; on
+    an object store they are copied into place one by one, so a job killed
+    meanwhile leaves some. Returns what is wrong, by directory.
+    """
+    shards: dict[str, dict[int, set[int]]] = {}
+    for path in paths:
+        match = _SHARD.search(posixpath.basename(path))
+        if match:
+            sets = shards.setdefault(posixpath.dirname(path), {})
+            sets.setdefault(int(match[2]), set()).add(int(match[1]))
+    problems = {}
+    for directory, sets in shards.items():
+        if len(sets) > 1:
+            totals = " and ".join(f"of-{total}" for total in sorted(sets))
+            problems[directory] = f"part files of different jobs ({totals})"
+            continue
+        ((total, present),) = sets.items()
+        if len(present) < total:
+            problems[directory] = f"only {len(present)} of its {total} part files"
+    return problems
+
+
+def parts_state(directory: str) -> str:
+    """``absent``, ``whole`` or ``incomplete``: the part files of ``directory``."""
+    paths = [path for path, _ in part_paths(parts_pattern(directory))]
+    if not paths:
+        return "absent"
+    return "incomplete" if incomplete_sets(paths) else "whole"
+
+
+def dir_exists(path: str) -> bool:
+    """Whether ``path`` is a directory (on an object store: any object under it)."""
+    if is_local(path):
+        return os.path.isdir(path)
+    matches = FileSystems.match([FileSystems.join(path, "**")], limits=[1])
+    return bool(matches and matches[0].metadata_list)
+
+
+def is_local(path: str) -> bool:
+    """Whether ``path`` is on the local filesystem."""
+    return FileSystems.get_scheme(path) in (None, "file")
 
 
 class WriteWebPages(beam.PTransform[PCollection[WebPage], PCollection[str]]):
@@ -155,92 +200,10 @@ def parts_pattern(directory: str) -> str:
     return FileSystems.join(directory, f"{PART_PREFIX}-*{PART_SUFFIX}")
 
 
-def current_dir(crawldb: str) -> str:
-    """``<crawldb>/current``."""
-    return FileSystems.join(crawldb, CURRENT)
-
-
 def has_parts(directory: str) -> bool:
     """Whether ``directory`` holds at least one Avro part file."""
     matches = FileSystems.match([parts_pattern(directory)])
     return bool(matches and matches[0].metadata_list)
-
-
-@contextlib.contextmanager
-def new_version(crawldb: str, keep_backup: bool = True) -> Iterator[str]:
-    """A directory for a job's new version: installed if the block succeeds.
-
-    If the block raises, the directory is removed and ``current`` is left as
-    it was; a killed job leaves it behind, for the next lock holder to clear.
-    """
-    new_dir = new_version_dir(crawldb)
-    try:
-        yield new_dir
-    except BaseException:
-        remove_dir(new_dir)
-        raise
-    install_crawldb(crawldb, new_dir, keep_backup=keep_backup)
-
-
-def crawldb_exists(crawldb: str) -> bool:
-    """Whether the crawldb has a current version (recovering an interrupted swap)."""
-    recover_crawldb(crawldb)
-    return has_parts(current_dir(crawldb))
-
-
-def require_crawldb(crawldb: str) -> str:
-    """The current-version glob of an existing crawldb; a user error if missing."""
-    if not crawldb_exists(crawldb):
-        raise CrawlDbMissingError(f"no crawldb at {crawldb} (no {CURRENT}/ in it)")
-    return parts_pattern(current_dir(crawldb))
-
-
-def new_version_dir(crawldb: str) -> str:
-    """A fresh directory name beside ``current`` for a job's new version."""
-    name = f"{_NEW_PREFIX}{int(time.time())}-{secrets.token_hex(4)}"
-    return FileSystems.join(crawldb, name)
-
-
-def _is_local(path: str) -> bool:
-    return FileSystems.get_scheme(path) in (None, "file")
-
-
-def install_crawldb(crawldb: str, new_dir: str, keep_backup: bool = True) -> None:
-    """Make ``new_dir`` the crawldb's current version (Nutch's CrawlDb.install).
-
-    ``current`` is renamed to ``old`` (replacing an earlier ``old``), then
-    ``new_dir`` to ``current``. Locally both are directory renames, so
-    ``current`` is always either the whole old version or the whole new one;
-    if a crash falls between them, :func:`recover_crawldb` puts ``old`` back.
-    On object stores (gs://, s3://) the parts are renamed one by one.
-    """
-    current = current_dir(crawldb)
-    old = FileSystems.join(crawldb, OLD)
-    if _is_local(crawldb):
-        _remove_tree(old)
-        if os.path.isdir(current):
-            os.rename(current, old)
-        os.rename(new_dir, current)
-    else:
-        _remove_tree(old)
-        move_parts(current, old)
-        move_parts(new_dir, current)
-        _remove_tree(new_dir)
-    if not keep_backup:
-        _remove_tree(old)
-
-
-def recover_crawldb(crawldb: str) -> None:
-    """Put ``old`` back as ``current`` when an install stopped between renames."""
-    current = current_dir(crawldb)
-    old = FileSystems.join(crawldb, OLD)
-    if not has_parts(current) and has_parts(old):
-        _LOG.warning("crawldb %s has no current version; restoring %s", crawldb, old)
-        if _is_local(crawldb):
-            _remove_tree(current)
-            os.rename(old, current)
-        else:
-            move_parts(old, current)
 
 
 def move_parts(source: str, target: str) -> None:
@@ -253,15 +216,17 @@ def move_parts(source: str, target: str) -> None:
 
 
 def _remove_tree(path: str) -> None:
-    if _is_local(path):
+    if is_local(path):
         shutil.rmtree(path, ignore_errors=True)
+    elif dir_exists(path):  # a "directory" is a prefix: delete what is under it
+        FileSystems.delete([path.rstrip("/") + "/"])
     elif FileSystems.exists(path):
         FileSystems.delete([path])
 
 
 def rename_dir(source: str, target: str) -> None:
     """Move a finished job's output directory to its final name."""
-    if _is_local(source):
+    if is_local(source):
         os.rename(source, target)
     else:
         move_parts(source, target)
@@ -271,71 +236,6 @@ def rename_dir(source: str, target: str) -> None:
 def remove_dir(path: str) -> None:
     """Delete a directory and everything in it, if it exists."""
     _remove_tree(path)
-
-
-@contextlib.contextmanager
-def crawldb_lock(crawldb: str, force: bool = False) -> Iterator[None]:
-    """Hold ``<crawldb>/.locked`` for the duration (Nutch's LockUtil).
-
-    Raises:
-        CrawlDbLockedError: the lock exists and ``force`` is false.
-    """
-    lock = FileSystems.join(crawldb, LOCK)
-    owner = f"{socket.gethostname()} pid {os.getpid()} at {time.ctime()}\n"
-    if _is_local(lock):
-        os.makedirs(crawldb, exist_ok=True)
-        _create_local_lock(lock, owner, force)
-    else:
-        if FileSystems.exists(lock) and not force:
-            raise _locked(crawldb, lock, _read_text(lock))
-        with FileSystems.create(
-            lock, compression_type=CompressionTypes.UNCOMPRESSED
-        ) as f:
-            f.write(owner.encode())
-    _remove_stale_versions(crawldb)
-    try:
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            FileSystems.delete([lock])
-
-
-def _remove_stale_versions(crawldb: str) -> None:
-    """Delete ``tmp-*`` versions: holding the lock, no job can be writing them."""
-    pattern = FileSystems.join(crawldb, f"{_NEW_PREFIX}*")
-    if _is_local(crawldb):
-        stale = glob.glob(pattern)
-    else:
-        matches = FileSystems.match([FileSystems.join(pattern, "*")])[0].metadata_list
-        stale = sorted({os.path.dirname(m.path) for m in matches})
-    for path in stale:
-        _LOG.warning("removing %s, left by a job that did not finish", path)
-        _remove_tree(path)
-
-
-def _create_local_lock(lock: str, owner: str, force: bool) -> None:
-    flags = os.O_CREAT | os.O_WRONLY | (os.O_TRUNC if force else os.O_EXCL)
-    try:
-        fd = os.open(lock, flags, 0o644)
-    except FileExistsError:
-        raise _locked(os.path.dirname(lock), lock, _read_text(lock)) from None
-    with os.fdopen(fd, "w") as handle:
-        handle.write(owner)
-
-
-def _read_text(path: str) -> str:
-    try:
-        with open_raw(path) as f:
-            return bytes(f.read(200)).decode("utf-8", "replace").strip()
-    except OSError:
-        return "unknown owner"
-
-
-def _locked(crawldb: str, lock: str, owner: str) -> CrawlDbLockedError:
-    return CrawlDbLockedError(
-        f"{crawldb} is locked by another job ({lock}: {owner}); "
-        "if none is running, delete the lock or pass --force"
-    )
 
 
 def scratch_dir(temp_location: str | None) -> str:

@@ -10,14 +10,17 @@ error, not silently dropped. Options may stand before or after positionals.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+import apache_beam as beam
 import grpc
+from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import MetricsFilter
 from apache_beam.options.pipeline_options import (
     PipelineOptions,
@@ -27,7 +30,7 @@ from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import Properties, load_properties
 from crawllib.errors import ConfigError
-from pipelines import beamspeed, runners
+from pipelines import beamspeed, dryrun, gcpauth, runners
 
 beamspeed.install()
 
@@ -70,13 +73,36 @@ class JobArgs:
     args: argparse.Namespace
     beam_flags: tuple[str, ...]
     properties: Properties
+    command: str = ""
+    """The command whose arguments these are (``inject``), for messages."""
 
     def pipeline_options(self) -> PipelineOptions:
         """Beam pipeline options from the flags beamcrawl did not claim.
 
-        The runner's services are checked first (see ``pipelines.runners``).
+        The runner's services are checked first (see ``pipelines.runners``),
+        and a ``--dry_run`` that would not stop the job is refused.
         """
-        return runners.prepare(PipelineOptions(list(self.beam_flags)))
+        options = runners.prepare(PipelineOptions(list(self.beam_flags)))
+        dryrun.check(options)
+        gcpauth.honour_no_auth(options)
+        FileSystems.set_options(options)  # s3:// endpoints and keys, before any I/O
+        return options
+
+    @contextlib.contextmanager
+    def pipeline(self) -> Iterator[beam.Pipeline]:
+        """The job's pipeline: built in the block, run when the block ends.
+
+        In a Dataflow dry run (``pipelines.dryrun``) it is only built, and
+        :class:`~crawllib.errors.DryRunDone` is raised when the block ends,
+        so that no step after it runs. A job that fails on Dataflow raises
+        ``runners.JobFailedError`` (one line, as a Flink job's failure).
+        """
+        try:
+            with beam.Pipeline(options=self.pipeline_options()) as pipeline:
+                yield pipeline
+        except runners.DATAFLOW_FAILURES as exc:
+            raise runners.dataflow_failure(exc) from exc
+        dryrun.finish(pipeline, self.command or "the command")
 
 
 def parse_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:
@@ -89,7 +115,12 @@ def parse_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:
     ours, beam_flags = split_beam_flags(parser, argv)
     args = parser.parse_args(ours)
     properties = load_properties(args.conf_files, args.defines)
-    job = JobArgs(args=args, beam_flags=tuple(beam_flags), properties=properties)
+    job = JobArgs(
+        args=args,
+        beam_flags=tuple(beam_flags),
+        properties=properties,
+        command=parser.prog.rsplit(" ", 1)[-1],
+    )
     job.pipeline_options()  # the runner's services are checked before any work
     return job
 

@@ -204,7 +204,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     staging = FileSystems.join(segment, f".{PARSE}.tmp")
     io.remove_dir(staging)
     try:
-        with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+        with job.pipeline() as pipeline:
             fetched = pipeline | "ReadFetched" >> io.ReadWebPages(
                 io.parts_pattern(source)
             )

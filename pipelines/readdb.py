@@ -2,14 +2,17 @@
 
 Nutch's CrawlDbReader as Beam transforms: :class:`CrawlDbStats` computes the
 statistics, ``--dump`` writes every record as a line of JSON, ``--url``
-prints one record. Beyond Nutch, ``--verify`` reads every part file and
-says which are damaged, and ``--salvage OUT_CRAWLDB`` copies the readable
-records of a damaged crawldb into a new one (:mod:`pipelines.damaged`).
+prints one record. Beyond Nutch, ``--path`` prints the directory of the
+current version (where other tools read the records), ``--verify`` reads
+every part file and says which are damaged, and ``--salvage OUT_CRAWLDB``
+copies the readable records of a damaged crawldb into a new one
+(:mod:`pipelines.damaged`).
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -28,7 +31,7 @@ from crawllib.errors import ConfigError, CrawlDbMissingError
 from crawllib.pagetext import render_page
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, to_json_line
-from pipelines import damaged, io
+from pipelines import damaged, io, versions
 from pipelines.options import JobArgs, job_parser, parse_job_args
 
 _QUANTILE_STEPS = 1001  # 0.1% resolution for db.stats.score.quantiles
@@ -105,26 +108,45 @@ def run(argv: Sequence[str] | None = None) -> int:
     mode.add_argument("--dump", metavar="OUT_DIR", help="write records as JSON lines")
     mode.add_argument("--url", help="print the record of one URL")
     mode.add_argument(
+        "--path",
+        action="store_true",
+        help="print the directory of the current version (for other tools)",
+    )
+    mode.add_argument(
         "--verify",
         action="store_true",
-        help="read every part file of current/ and old/; exit 2 if one is damaged",
+        help="read every part file of the current version and its backup; "
+        "exit 2 if one is damaged",
+    )
+    mode.add_argument(
+        "--rollback",
+        action="store_true",
+        help="make the backup version current again (the current one its backup)",
     )
     mode.add_argument(
         "--salvage",
         metavar="OUT_CRAWLDB",
-        help="write the readable records of current/ into a new crawldb",
+        help="write the readable records of the current version into a new crawldb",
     )
     parser.add_argument("--json", action="store_true", help="--stats as JSON")
     job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
     if job.args.json and not job.args.stats:
         raise ConfigError("beamcrawl readdb: --json goes with --stats")
     if job.args.verify or job.args.salvage:
-        if not FileSystems.exists(job.args.crawldb):
+        if not io.dir_exists(job.args.crawldb):
             raise CrawlDbMissingError(f"no crawldb at {job.args.crawldb}")
         if job.args.verify:
             return damaged.verify(job.args.crawldb)
         return damaged.salvage(job.args.crawldb, job.args.salvage)
-    pattern = io.require_crawldb(job.args.crawldb)
+    if job.args.rollback:
+        with versions.locked(job.args.crawldb, force=False):
+            current = versions.roll_back(job.args.crawldb)
+        print(f"readdb: {current} is the current version again", file=sys.stderr)
+        return 0
+    pattern = versions.require(job.args.crawldb)
+    if job.args.path:
+        print(posixpath.dirname(pattern))
+        return 0
     if job.args.stats:
         return _print_stats(job, pattern)
     if job.args.dump:
@@ -135,7 +157,7 @@ def run(argv: Sequence[str] | None = None) -> int:
 def _print_stats(job: JobArgs, pattern: str) -> int:
     config = StatsConfig.from_properties(job.properties)
     scratch = _scratch(job)
-    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+    with job.pipeline() as pipeline:
         _ = (
             pipeline
             | "ReadCrawlDb" >> io.ReadWebPages(pattern)
@@ -158,7 +180,7 @@ def _dump(job: JobArgs, pattern: str, out_dir: str) -> int:
         and FileSystems.match([FileSystems.join(out_dir, "*")])[0].metadata_list
     ):
         raise ConfigError(f"beamcrawl readdb: output directory {out_dir} is not empty")
-    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+    with job.pipeline() as pipeline:
         _ = (
             pipeline
             | "ReadCrawlDb" >> io.ReadWebPages(pattern)
@@ -182,7 +204,7 @@ def _print_url(job: JobArgs, pattern: str, url: str) -> int:
     if normalized:
         wanted.add(normalized)
     scratch = _scratch(job)
-    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+    with job.pipeline() as pipeline:
         _ = (
             pipeline
             | "ReadCrawlDb" >> io.ReadWebPages(pattern)

@@ -162,7 +162,7 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 def _list(job: JobArgs, parts: dict[str, set[str]]) -> int:
     scratch = _scratch(job)
-    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+    with job.pipeline() as pipeline:
         records = []
         for index, (segment, present) in enumerate(parts.items()):
             for part in sorted(present):
@@ -198,7 +198,7 @@ def _list(job: JobArgs, parts: dict[str, set[str]]) -> int:
 def _dump(job: JobArgs, segment: str, present: set[str], out_dir: str) -> int:
     if _has_content(out_dir):
         raise ConfigError(f"beamcrawl readseg: output directory {out_dir} is not empty")
-    with beam.Pipeline(options=job.pipeline_options()) as pipeline:
+    with job.pipeline() as pipeline:
         for part in sorted(present):
             label = part.capitalize()
             _ = (

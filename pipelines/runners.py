@@ -12,9 +12,11 @@ jar that does not exist, a job service that does not listen. Each becomes a
 
 from __future__ import annotations
 
+import ast
 import atexit
 import json
 import os
+import re
 import socket
 import urllib.error
 import urllib.parse
@@ -23,10 +25,16 @@ from typing import Any
 
 from apache_beam.options.pipeline_options import (
     FlinkRunnerOptions,
+    GoogleCloudOptions,
     JobServerOptions,
     PipelineOptions,
     PortableOptions,
     StandardOptions,
+)
+from apache_beam.options.pipeline_options_validator import PipelineOptionsValidator
+from apache_beam.runners.dataflow.dataflow_runner import (
+    DataflowRunner,
+    DataflowRuntimeException,
 )
 from apache_beam.runners.portability.flink_runner import (
     MAGIC_HOST_NAMES,
@@ -35,7 +43,7 @@ from apache_beam.runners.portability.flink_runner import (
 )
 from apache_beam.runners.portability.job_server import JobServer
 
-from crawllib.errors import RunnerError
+from crawllib.errors import ConfigError, RunnerError
 
 _CHECK_TIMEOUT_S = 5.0
 _JOB_SERVER_OPTIONS = (
@@ -57,6 +65,9 @@ def prepare(options: PipelineOptions) -> PipelineOptions:
     portable = options.view_as(PortableOptions)
     if portable.job_endpoint and portable.job_endpoint != "embed":
         _check_listening(portable.job_endpoint, "job service (--job_endpoint)")
+    if is_dataflow(options):
+        check_dataflow_options(options)
+        return options
     if runner.rsplit(".", 1)[-1].lower() not in ("flink", "flinkrunner"):
         return options  # Beam's names for it, as create_runner reads them
     flink = options.view_as(FlinkRunnerOptions)
@@ -76,6 +87,33 @@ def is_local(options: PipelineOptions) -> bool:
     name = runner.rsplit(".", 1)[-1].lower()
     embedded = portable.job_endpoint in (None, "embed")
     return name in ("directrunner", "direct", "switchingdirectrunner") and embedded
+
+
+def is_dataflow(options: PipelineOptions) -> bool:
+    """Whether the job goes to Google Cloud Dataflow (``--runner DataflowRunner``)."""
+    runner = options.view_as(StandardOptions).runner or ""
+    return runner.rsplit(".", 1)[-1].lower() in ("dataflowrunner", "dataflow")
+
+
+def check_dataflow_options(options: PipelineOptions) -> None:
+    """Check the project, region, job name and temp location as Beam will.
+
+    Beam checks them only when the job is submitted, with a traceback; and
+    when neither ``--temp_location`` nor ``--staging_location`` is a
+    ``gs://`` path it creates a bucket in the project to use instead.
+
+    Raises:
+        ConfigError: Beam's first complaint, one line.
+    """
+    validator = PipelineOptionsValidator(options, DataflowRunner())
+    cloud = options.view_as(GoogleCloudOptions)
+    errors = validator.validate_cloud_options(cloud)
+    temp = validator.validate_gcs_path(cloud, "temp_location")
+    if temp and validator.validate_gcs_path(cloud, "staging_location"):
+        errors += [f"{temp[0].strip()} (--temp_location gs://BUCKET/tmp is needed)"]
+    if errors:
+        reason = " ".join(errors[0].split())
+        raise ConfigError(f"Dataflow: {reason}")
 
 
 def check_flink_cluster(master: str, flink_version: str | None) -> dict[str, Any]:
@@ -192,16 +230,77 @@ def _not_listening(endpoint: str) -> str | None:
         return str(exc)
 
 
+class JobFailedError(RuntimeError):
+    """A job failed on Dataflow; the message is Dataflow's reason, one line."""
+
+
+DATAFLOW_FAILURES = (DataflowRuntimeException,)
+"""What Beam's DataflowRunner raises for a job that failed on Dataflow."""
+
+
+def dataflow_failure(exc: BaseException) -> JobFailedError:
+    """Dataflow's failed-job error as a :class:`JobFailedError`.
+
+    Beam's message is ``Dataflow pipeline failed. State: FAILED, Error:`` and
+    the service's last error message, which may span many lines.
+    """
+    head, _, error = str(exc).partition("Error:")
+    lines = [line.strip() for line in error.splitlines() if line.strip()]
+    first = head.strip().splitlines()[0] if head.strip() else "no reason given"
+    return JobFailedError(lines[0][:300] if lines and lines[0] != "None" else first)
+
+
 def failed_job_reason(exc: BaseException) -> str | None:
-    """The runner's reason when ``exc`` is a portable runner's failed-job error.
+    """The runner's reason when ``exc`` is a runner's failed-job error.
 
     Beam raises ``RuntimeError("Pipeline <id> failed in state FAILED: ...")``
-    when a job fails on Flink or another portable runner; anything else is
-    not a failed job (None).
+    when a job fails on Flink or another portable runner, and
+    :func:`dataflow_failure` makes a :class:`JobFailedError` of Dataflow's;
+    anything else is not a failed job (None).
     """
+    if isinstance(exc, JobFailedError):
+        return str(exc)
     message = str(exc)
     if not isinstance(exc, RuntimeError) or " failed in state " not in message:
         return None
     reason = message.split(": ", 1)[1] if ": " in message else message
     lines = reason.strip().splitlines()
     return lines[0][:300] if lines else "no reason given"
+
+
+_CHILD_OUTPUT = "output of the failed child process"
+_COMMAND = re.compile(r"Command '(\[.*?\])' returned non-zero exit status (\d+)")
+
+
+def staging_failure_reason(exc: BaseException) -> str | None:
+    """What failed when Beam could not stage a job's packages; None otherwise.
+
+    Beam builds the ``--setup_file`` package (``python setup.py sdist``) and
+    installs ``--requirements_file`` with the launcher's Python, and raises a
+    ``RuntimeError`` holding the tracebacks and output when that fails. The
+    reason is the last command Beam ran and the first line of its output (its
+    error messages went to stderr already).
+    """
+    message = str(exc)
+    if not isinstance(exc, RuntimeError) or _CHILD_OUTPUT not in message:
+        return None
+    commands = _COMMAND.findall(message)
+    try:
+        argv = [str(arg) for arg in ast.literal_eval(commands[-1][0])]
+    except (IndexError, ValueError, SyntaxError):
+        argv = []
+    what = " ".join(["python", *argv[1:3]]) if argv else "a command"
+    status = f"exit status {commands[-1][1]}" if commands else "an error"
+    lines = _output_lines(message.split(_CHILD_OUTPUT, 1)[1])
+    return f"{what} failed ({status}): {lines[0][:300] if lines else 'see above'}"
+
+
+def _output_lines(output: str) -> list[str]:
+    """The non-empty lines of a child's output, which Beam gives as bytes' repr."""
+    try:
+        text = ast.literal_eval(output.strip())
+    except (ValueError, SyntaxError):
+        text = output
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    return [line.strip() for line in str(text).splitlines() if line.strip()]

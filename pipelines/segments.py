@@ -7,6 +7,7 @@ half-written segment part behind.
 
 from __future__ import annotations
 
+import logging
 import os
 import posixpath
 import secrets
@@ -17,6 +18,8 @@ from apache_beam.io.filesystems import FileSystems
 
 from crawllib.errors import CrawlError
 from pipelines import io
+
+_LOG = logging.getLogger(__name__)
 
 GENERATE = "generate"
 FETCH = "fetch"
@@ -35,7 +38,7 @@ def segment_names(segments_dir: str, time_ms: int, count: int) -> list[str]:
     seconds = time_ms // 1000
     while len(names) < count:
         name = time.strftime("%Y%m%d%H%M%S", time.localtime(seconds))
-        if not FileSystems.exists(FileSystems.join(segments_dir, name)):
+        if not io.dir_exists(FileSystems.join(segments_dir, name)):
             names.append(name)
         seconds += 1
     return names
@@ -88,8 +91,15 @@ def staged_parts(segment: str, parts: Sequence[str]) -> dict[str, str]:
     if not io.has_parts(source):
         raise CrawlError(f"no fetch list at {source}")
     fetched = FileSystems.join(segment, FETCH)
-    if FETCH in parts and FileSystems.exists(fetched):
-        parsed = FileSystems.join(segment, PARSE)
+    parsed = FileSystems.join(segment, PARSE)
+    if FETCH in parts and io.parts_state(fetched) == "incomplete":
+        # an object store copied some of its files when the fetch was killed:
+        # it never finished, so nothing read it
+        _LOG.warning("removing %s and %s: a fetch stopped installing them", fetched,
+                     parsed)  # fmt: skip
+        io.remove_dir(fetched)
+        io.remove_dir(parsed)
+    if FETCH in parts and io.dir_exists(fetched):
         raise CrawlError(
             f"segment {segment} is already fetched ({fetched} exists); "
             f"to fetch it again, remove {fetched} and {parsed}"
@@ -111,7 +121,7 @@ def install_parts(segment: str, staged: dict[str, str]) -> None:
         target = FileSystems.join(segment, part)
         aside = FileSystems.join(segment, f".{part}.old")
         io.remove_dir(aside)
-        if FileSystems.exists(target):
+        if io.dir_exists(target):
             io.rename_dir(target, aside)
         io.rename_dir(path, target)
         io.remove_dir(aside)

@@ -27,7 +27,7 @@ from crawllib.status import crawl_status_label
 from crawllib.update import Inlink, choose_record, links_from, update_page
 from crawllib.urls.cleaner import UrlCleaner
 from crawllib.webpage import WebPage, latest
-from pipelines import io
+from pipelines import io, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -199,8 +199,9 @@ def execute(job: JobArgs) -> dict[str, int]:
     UrlCleaner(config.urls, "crawldb")  # a bad rule file fails here
     crawldb = job.args.crawldb
     segments = _segments(job.args.segments, job.args.dir)
-    pattern = io.require_crawldb(crawldb)
-    with io.crawldb_lock(crawldb, force=job.args.force):
+    versions.require(crawldb)  # no crawldb: one line before the lock
+    with versions.locked(crawldb, force=job.args.force):
+        pattern = versions.require(crawldb)  # read under the lock
         result = _update(job, config, crawldb, pattern, segments)
     return {**counters(result, NAMESPACE), **counters(result, STATUS_NAMESPACE)}
 
@@ -209,8 +210,8 @@ def _update(
     job: JobArgs, config: UpdateConfig, crawldb: str, pattern: str, segments: list[str]
 ) -> PipelineResult:
     with (
-        io.new_version(crawldb, config.keep_backup) as new_dir,
-        beam.Pipeline(options=job.pipeline_options()) as pipeline,
+        versions.new_version(crawldb, config.keep_backup) as new_dir,
+        job.pipeline() as pipeline,
     ):
         current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
         parts = [

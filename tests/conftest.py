@@ -23,6 +23,7 @@ import pytest
 from apache_beam.testing.test_pipeline import TestPipeline
 
 from pipelines.demo import DemoSite
+from tests.objectstores import Store, StoreServer, running_server
 from tests.sites import Site, start_site
 
 FLINK_LOCAL = Path(__file__).resolve().parent.parent / "scripts" / "flinklocal.py"
@@ -206,3 +207,27 @@ def flink() -> Iterator[FlinkCluster]:
     finally:
         if not was_running:
             flink_local("stop")
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StoreServer]:
+    """moto's S3 API server on 127.0.0.1 for the session; stopped by pid."""
+    yield from running_server("s3", tmp_path_factory.mktemp("s3-server"))
+
+
+@pytest.fixture(scope="session")
+def gcs_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StoreServer]:
+    """gcp-storage-emulator (GCS JSON API) on 127.0.0.1; stopped by pid."""
+    yield from running_server("gs", tmp_path_factory.mktemp("gcs-server"))
+
+
+@pytest.fixture
+def s3_store(s3_server: StoreServer) -> Store:
+    """A fresh S3 bucket on the session's moto server."""
+    return s3_server.bucket()
+
+
+@pytest.fixture
+def gcs_store(gcs_server: StoreServer) -> Store:
+    """A fresh GCS bucket on the session's emulator."""
+    return gcs_server.bucket()

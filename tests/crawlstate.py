@@ -2,13 +2,14 @@
 
 A piece is the live version of the crawldb or the linkdb, or one part
 (``generate``, ``fetch``, ``parse``) of a visible segment. The live version
-is ``current``, or ``old`` when an install stopped between its two renames
-(what ``pipelines.io.recover_crawldb`` restores the next time the database
-is opened). Hidden names (a job's staging directories) are not pieces.
+is the one the newest ``published/<seq>.json`` names, found as the README
+tells other tools to find it (plain json, no beamcrawl code). Hidden names
+(a job's staging directories) are not pieces.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -27,25 +28,45 @@ def has_parts(directory: Path) -> bool:
     return any(directory.glob("part-*.avro"))
 
 
+def kept_versions(database: Path) -> list[Path]:
+    """The version the newest ``published`` object names, and its backup."""
+    pointers = sorted((database / "published").glob("*.json"))
+    if not pointers:
+        return [database / "current", database / "old"]  # an older beamcrawl's
+    body = json.loads(pointers[-1].read_text())
+    return [database / body[key] for key in ("version", "previous") if body[key]]
+
+
 def live_version(database: Path) -> Path | None:
-    """``current``, or ``old`` if ``current`` has no parts; None if neither has."""
-    for name in ("current", "old"):
-        if has_parts(database / name):
-            return database / name
-    return None
+    """The published version; None if there is none."""
+    found = kept_versions(database)
+    return found[0] if found and has_parts(found[0]) else None
+
+
+def lock_objects(database: Path) -> list[Path]:
+    """The lock objects a job asking for or holding the lock wrote."""
+    return sorted((database / ".lock").glob("*")) + sorted(database.glob(".locked"))
+
+
+def unpublished_versions(database: Path) -> list[str]:
+    """Version directories that are neither published nor the backup."""
+    kept = {path.name for path in kept_versions(database)}
+    return sorted(
+        path.name for path in (database / "versions").glob("*") if path.name not in kept
+    )
 
 
 def crawl_state(crawl_dir: Path) -> State:
     """Every piece of ``crawl_dir``: its records, read in full with fastavro.
 
-    Reading ``old`` too checks that every version is readable, though only
-    the live one is a piece.
+    Reading the backup too checks that every version is readable, though
+    only the live one is a piece.
     """
     state: State = {}
     for name in DATABASES:
         database = crawl_dir / name
-        for version in ("current", "old"):
-            read_pages(database / version)
+        for version in kept_versions(database):
+            read_pages(version)
         live = live_version(database)
         if live is not None:
             state[name] = read_pages(live)

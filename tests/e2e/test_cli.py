@@ -54,7 +54,7 @@ def test_inject_then_readdb_stats(tmp_path, seeds, capsys):
     assert stats["status"] == {"status_unfetched": 2}
     assert (stats["score"]["min"], stats["score"]["max"]) == (1.0, 3.0)
     assert stats["fetch_time_ms"]["min"] == int(NOW)
-    assert sorted(os.listdir(crawldb)) == ["current"]
+    assert sorted(os.listdir(crawldb)) == ["current", "published", "versions"]
 
 
 def test_readdb_text_stats_url_and_dump(tmp_path, seeds, capsys):
@@ -100,7 +100,8 @@ def test_reinject_keeps_state_and_backs_up_the_previous_version(
     stats = _stats_json(crawldb, capsys)
     assert stats["total"] == 3
     assert stats["score"]["max"] == 3.0  # the existing record wins
-    assert sorted(os.listdir(crawldb)) == ["current", "old"]
+    assert sorted(os.listdir(crawldb)) == ["current", "old", "published", "versions"]
+    assert len(os.listdir(crawldb / "versions")) == 2  # the current one, the backup
     assert _inject(crawldb, more, "--overwrite") == 0
     assert _stats_json(crawldb, capsys)["score"]["max"] == 9.0
 
@@ -168,6 +169,6 @@ def test_the_installed_command_reports_user_errors_without_traceback(tmp_path):
     )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        f"beamcrawl: no crawldb at {tmp_path / 'db'} (no current/ in it)"
+        f"beamcrawl: no crawldb at {tmp_path / 'db'} (no published version in it)"
     ]
     assert "Traceback" not in done.stderr

@@ -13,11 +13,12 @@ NOW = "-Dinjector.current.time=1700000000000"
 
 
 def _kill_when_writing(command, crawldb, timeout_s=120.0):
+    versions_before = len(os.listdir(crawldb / "versions"))
     process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + timeout_s
     try:
         while time.monotonic() < deadline and process.poll() is None:
-            if any(name.startswith("tmp-") for name in os.listdir(crawldb)):
+            if len(os.listdir(crawldb / "versions")) > versions_before:
                 process.send_signal(signal.SIGKILL)
                 break
             time.sleep(0.02)
@@ -41,10 +42,11 @@ def test_inject_killed_midway_leaves_the_crawldb_as_it_was(tmp_path, capsys):
     assert _kill_when_writing(command, crawldb) == -signal.SIGKILL
 
     assert read_pages(crawldb / "current") == before
-    assert (crawldb / ".locked").exists()
+    assert list((crawldb / ".lock").glob("*.held"))
     capsys.readouterr()
     assert main(["inject", str(crawldb), str(first), NOW]) == 2
     assert "is locked" in capsys.readouterr().err
     assert main(["inject", str(crawldb), str(first), NOW, "--force"]) == 0
     assert read_pages(crawldb / "current") == before
-    assert sorted(os.listdir(crawldb)) == ["current", "old"]
+    assert sorted(os.listdir(crawldb)) == ["current", "old", "published", "versions"]
+    assert len(os.listdir(crawldb / "versions")) == 2  # the killed job's is gone

@@ -86,7 +86,7 @@ def _snapshot(root):
 @pytest.fixture
 def copy(crawl, tmp_path):
     target = tmp_path / "crawl"
-    shutil.copytree(crawl, target)
+    shutil.copytree(crawl, target, symlinks=True)
     return target
 
 
@@ -109,7 +109,7 @@ def _segment(root):
 
 
 def _crawldb_part(root, name="crawldb"):
-    (part,) = (root / name / "current").iterdir()
+    (part,) = (root / name / "current").resolve().iterdir()  # the version itself
     return part
 
 
@@ -163,8 +163,11 @@ def test_a_damaged_linkdb_part_stops_invertlinks(copy, capsys):
     _refused(capsys, args, part, words, copy)
 
 
-def test_a_crawldb_without_current_is_a_user_error(copy, capsys):
-    shutil.rmtree(copy / "crawldb" / "current")
+def test_a_crawldb_without_a_version_is_a_user_error(copy, capsys):
+    for name in ("versions", "published"):
+        shutil.rmtree(copy / "crawldb" / name)
+    for name in ("current", "old"):
+        (copy / "crawldb" / name).unlink(missing_ok=True)
     before = _snapshot(copy)
     capsys.readouterr()
 

@@ -49,8 +49,8 @@ def test_nutch_dedup_marks_duplicates_and_installs_a_new_version(crawldb, capsys
         "http://c.com/x": 1,
         "http://d.com/x": 2,
     }
-    assert sorted(os.listdir(crawldb)) == ["current", "old"]  # db.preserve.backup
-    assert not (crawldb / ".locked").exists()
+    # db.preserve.backup: the version before kept as old/; the lock released
+    assert sorted(os.listdir(crawldb)) == ["current", "old", "published", "versions"]
     first = _statuses(crawldb)
     code, err = _dedup(crawldb, capsys)
     assert code == 0
@@ -76,7 +76,7 @@ def test_nutch_group_and_compare_order_options(crawldb, capsys):
 
 def test_no_backup_without_db_preserve_backup(crawldb, capsys):
     assert _dedup(crawldb, capsys, "-Ddb.preserve.backup=false")[0] == 0
-    assert sorted(os.listdir(crawldb)) == ["current"]
+    assert sorted(os.listdir(crawldb)) == ["current", "published", "versions"]
 
 
 @pytest.mark.parametrize(
@@ -99,7 +99,7 @@ def test_missing_crawldb_is_a_user_error(tmp_path, capsys):
     code, err = _dedup(tmp_path / "nothing", capsys)
     assert code == 2
     assert err.strip().splitlines() == [
-        f"beamcrawl: no crawldb at {tmp_path / 'nothing'} (no current/ in it)"
+        f"beamcrawl: no crawldb at {tmp_path / 'nothing'} (no published version in it)"
     ]
 
 

@@ -57,7 +57,7 @@ class Twin:
             if start is None:
                 work.mkdir(parents=True)
             else:
-                shutil.copytree(start, work)
+                shutil.copytree(start, work, symlinks=True)
             self._capsys.readouterr()
             assert main([*args(work), *FLAGS, *flags]) == 0, runner
             out, err = self._capsys.readouterr()

@@ -118,7 +118,7 @@ def test_taskmanager_killed_in_updatedb_leaves_the_crawldb_whole(
 ):
     crawl, segment = _fetched_segment(tmp_path, demo_site)
     calm = tmp_path / "uninterrupted"
-    shutil.copytree(crawl, calm)
+    shutil.copytree(crawl, calm, symlinks=True)
     assert main(["updatedb", str(calm / "db"), str(calm / segment), *FLAGS]) == 0
     current = crawl / "db" / "current"
     before = _digests(current)

@@ -63,7 +63,8 @@ def test_nutch_invertlinks_creates_then_updates_the_linkdb(tmp_path, segments, c
     assert _linkdb(linkdb) == {
         "http://b.com/": {"http://a.com/": "newer", "http://c.com/": "second"}
     }
-    assert sorted(os.listdir(linkdb)) == ["current"]  # no old/, no lock
+    # no old/, no lock
+    assert sorted(os.listdir(linkdb)) == ["current", "published", "versions"]
 
 
 def test_nutch_dir_takes_every_parsed_segment(tmp_path, segments, capsys):

@@ -32,7 +32,14 @@ from pathlib import Path
 import pytest
 
 from pipelines.cli import main
-from tests.crawlstate import State, crawl_state, pieces_between, same_records
+from tests.crawlstate import (
+    State,
+    crawl_state,
+    lock_objects,
+    pieces_between,
+    same_records,
+    unpublished_versions,
+)
 from tests.kills import Killed, run_and_kill
 from tests.sites import Site, start_site
 
@@ -188,7 +195,7 @@ class Run:
     @classmethod
     def copy(cls, job: Job, prepared: Prepared, crawl: Path) -> Run:
         """The job on a fresh copy of the prepared crawl at ``crawl``."""
-        shutil.copytree(prepared.crawl, crawl)
+        shutil.copytree(prepared.crawl, crawl, symlinks=True)
         segment = crawl / "segments" / prepared.segment
         for part in job.unset:
             shutil.rmtree(segment / part)
@@ -205,8 +212,9 @@ class Run:
         """The job as a process of its own."""
         return [sys.executable, "-m", "pipelines.cli", *self.arguments]
 
-    def lock(self) -> Path | None:
-        return self.crawl / self.job.lock / ".locked" if self.job.lock else None
+    def database(self) -> Path | None:
+        """The crawldb or linkdb the job locks; None if it locks none."""
+        return self.crawl / self.job.lock if self.job.lock else None
 
 
 def _seed() -> int:
@@ -276,20 +284,22 @@ def _check_trial(
 
 
 def _check_lock(run: Run, killed: Killed, where: str) -> None:
-    lock = run.lock()
-    if lock is None:
+    database = run.database()
+    if database is None:
         return
-    new_versions = sorted(path.name for path in lock.parent.glob("tmp-*"))
-    if lock.exists():
+    locks = lock_objects(database)
+    if locks:
+        (lock,) = locks
         assert f" pid {killed.pid} " in lock.read_text(), where
     else:
+        new_versions = unpublished_versions(database)
         assert not new_versions, f"{where}: {new_versions} without the lock"
 
 
 def _run_again(run: Run, capsys: pytest.CaptureFixture[str], where: str) -> None:
     arguments = run.arguments
-    lock = run.lock()
-    if lock is not None and lock.exists():
+    database = run.database()
+    if database is not None and lock_objects(database):
         capsys.readouterr()
         assert main(arguments) == 2, where
         (line,) = capsys.readouterr().err.splitlines()
@@ -306,10 +316,10 @@ def _check_cleared(run: Run, where: str) -> str:
     behind by a killed generate: hidden from every job, never removed. The
     text returned says how many.
     """
-    lock = run.lock()
-    if lock is not None:
-        assert not lock.exists(), where
-        assert not list(lock.parent.glob("tmp-*")), where
+    database = run.database()
+    if database is not None:
+        assert not lock_objects(database), where
+        assert not unpublished_versions(database), where
     assert not list(run.segment.glob(".*")), where
     staged = list((run.crawl / "segments").glob(".*"))
     if not staged:

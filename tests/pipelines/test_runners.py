@@ -6,6 +6,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from apache_beam.options.pipeline_options import PipelineOptions, PortableOptions
+from apache_beam.runners.dataflow.dataflow_runner import DataflowRuntimeException
 
 from crawllib.errors import RunnerError
 from pipelines import runners
@@ -108,6 +109,39 @@ def test_a_failed_portable_job_is_told_by_its_first_reason_line():
     assert runners.failed_job_reason(failed) == "java.io.IOException: lost"
     assert runners.failed_job_reason(RuntimeError("some bug")) is None
     assert runners.failed_job_reason(ValueError("failed in state FAILED: x")) is None
+
+
+def test_a_failed_dataflow_job_is_told_by_its_first_error_line():
+    # the message DataflowPipelineResult.wait_until_finish raises with
+    failed = DataflowRuntimeException(
+        "Dataflow pipeline failed. State: FAILED, Error:\n"
+        "Workflow failed. Causes: S05:Fetch/FetchPartition failed.\n  at ...",
+        None,
+    )
+    reason = runners.failed_job_reason(runners.dataflow_failure(failed))
+    assert reason == "Workflow failed. Causes: S05:Fetch/FetchPartition failed."
+    no_message = DataflowRuntimeException(
+        "Dataflow pipeline failed. State: CANCELLED, Error:\nNone", None
+    )
+    assert str(runners.dataflow_failure(no_message)) == (
+        "Dataflow pipeline failed. State: CANCELLED,"
+    )
+
+
+def test_a_staging_command_beam_ran_is_told_by_its_first_output_line():
+    # the message apache_beam.utils.processes.check_output raises with
+    failed = RuntimeError(
+        "Full trace: Traceback (most recent call last):\n"
+        "subprocess.CalledProcessError: Command '['/venv/bin/python', '-m', "
+        "'build']' returned non-zero exit status 1.\n"
+        "subprocess.CalledProcessError: Command '['/venv/bin/python', 'setup.py', "
+        "'sdist', '--dist-dir', '/tmp/x']' returned non-zero exit status 2.\n, "
+        "output of the failed child process b'\\nerror: bad license\\nmore' "
+    )
+    assert runners.staging_failure_reason(failed) == (
+        "python setup.py sdist failed (exit status 2): error: bad license"
+    )
+    assert runners.staging_failure_reason(RuntimeError("some bug")) is None
 
 
 def test_only_the_direct_runner_in_this_process_is_local():

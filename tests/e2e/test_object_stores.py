@@ -1,0 +1,238 @@
+"""Crawls with their data on S3 (moto) and GCS (the emulator), killed and raced.
+
+Each store server runs on 127.0.0.1 in its own process (tests/objectstores.py)
+and each test gets a fresh bucket. The commands run as ``beamcrawl`` would
+for a user: in a subprocess, with the store's Beam flags.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import fastavro
+import pytest
+from apache_beam.io.filesystems import FileSystems
+
+from pipelines import io, locks, versions
+from pipelines.demo import DEMO_PROPERTIES, DemoSite
+from tests.avrofiles import read_pages
+from tests.crawlrecords import crawl_records, without_wall_clock
+from tests.objectstores import Store
+
+pytestmark = pytest.mark.slow
+
+FLAGS = [f"-D{p}" for p in DEMO_PROPERTIES] + ["-Dfetcher.server.delay=0.05"]
+
+
+@pytest.fixture(params=["s3", "gs"])
+def store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Store:
+    """A fresh bucket on S3 and on GCS, this process's FileSystems pointed at it."""
+    chosen: Store = request.getfixturevalue(
+        "s3_store" if request.param == "s3" else "gcs_store"
+    )
+    for key, value in chosen.env.items():
+        monkeypatch.setenv(key, value)
+    chosen.use()
+    return chosen
+
+
+def _beamcrawl(
+    store: Store, *args: str, check: bool = True
+) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", *args, *store.flags],
+        capture_output=True,
+        text=True,
+        env=store.process_env(),
+        timeout=600,
+        check=False,
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(f"beamcrawl {args[0]} failed: {done.stderr[-3000:]}")
+    return done
+
+
+def _crawl(store: Store, site: DemoSite, tmp_path: Path, rounds: int) -> str:
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text(site.url("main") + "/\n")
+    crawl_dir = store.url("crawl")
+    _beamcrawl(store, "crawl", "--seeds", str(seeds), crawl_dir, str(rounds), *FLAGS)
+    return crawl_dir
+
+
+def _download(paths: list[str], prefix: str, target: Path) -> None:
+    for path in paths:
+        local = target / path[len(prefix) :].lstrip("/")
+        local.parent.mkdir(parents=True, exist_ok=True)
+        with io.open_raw(path) as source:
+            local.write_bytes(bytes(source.read()))
+
+
+def _download_crawl(crawl_dir: str, target: Path) -> Path:
+    """The current versions and the segments of a crawl on a store, as local files."""
+    for name in ("crawldb", "linkdb"):
+        current = versions.current_version(FileSystems.join(crawl_dir, name))
+        assert current is not None, name
+        paths = [p for p, _ in io.part_paths(io.parts_pattern(current))]
+        _download(paths, current, target / name / "current")
+    segments = FileSystems.join(crawl_dir, "segments")
+    paths = [p for p, _ in io.part_paths(FileSystems.join(segments, "*", "*", "*"))]
+    _download(paths, segments, target / "segments")
+    return target
+
+
+def _current_records(db: str) -> list[Any]:
+    current = versions.current_version(db)
+    assert current is not None
+    records: list[Any] = []
+    for path, _ in io.part_paths(io.parts_pattern(current)):
+        with io.open_raw(path) as f:
+            records.extend(fastavro.reader(f))
+    return sorted(records, key=lambda r: r["url"])
+
+
+def test_the_demo_crawl_on_a_store_writes_what_it_writes_on_local_disk(
+    store, demo_site, tmp_path
+):
+    crawl_dir = _crawl(store, demo_site, tmp_path, rounds=3)
+    on_store = _download_crawl(crawl_dir, tmp_path / "from-store")
+    seeds = tmp_path / "seeds.txt"
+    local = tmp_path / "local"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pipelines.cli",
+            "crawl",
+            "--seeds",
+            str(seeds),
+            str(local),
+            "3",
+            *FLAGS,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert crawl_records(on_store) == crawl_records(local)
+    assert len(read_pages(on_store / "crawldb" / "current")) == 14
+    # the layout on the store: versions published, no rename-era directories
+    crawldb = FileSystems.join(crawl_dir, "crawldb")
+    assert _beamcrawl(store, "readdb", crawldb, "--path").stdout.strip() == (
+        versions.current_version(crawldb)
+    )
+    assert not io.dir_exists(FileSystems.join(crawldb, "current"))
+    assert locks.holders(crawldb) == []
+
+
+def _segments(crawl_dir: str) -> list[str]:
+    pattern = FileSystems.join(crawl_dir, "segments", "*", "generate", "*.avro")
+    return sorted({p.rsplit("/", 2)[0] for p, _ in io.part_paths(pattern)})
+
+
+def _start(store: Store, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "pipelines.cli", *args, *store.flags],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=store.process_env(),
+    )
+
+
+def _kill_when_writing(process: subprocess.Popen[str], db: str) -> bool:
+    """SIGKILL ``process`` once its new version appears under ``versions/``."""
+    published = set(versions.kept_versions(db))
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        written = {
+            p.rsplit("/", 1)[0]
+            for p, _ in io.part_paths(FileSystems.join(db, "versions", "*", "*"))
+        }
+        if written - published:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            return True
+        time.sleep(0.02)
+    process.wait()
+    return False
+
+
+@pytest.mark.parametrize("command", ["updatedb", "invertlinks"])
+def test_a_job_killed_while_writing_leaves_the_version_whole_and_reruns(
+    store, demo_site, tmp_path, command
+):
+    crawl_dir = _crawl(store, demo_site, tmp_path, rounds=2)
+    crawldb = FileSystems.join(crawl_dir, "crawldb")
+    linkdb = FileSystems.join(crawl_dir, "linkdb")
+    segments = _segments(crawl_dir)
+    db = crawldb if command == "updatedb" else linkdb
+    before = _current_records(db)
+    version_before = versions.current_version(db)
+    args = [command, db, *segments]
+    killed = _kill_when_writing(_start(store, *args), db)
+    assert killed, f"{command} ended before it wrote its version"
+    assert versions.current_version(db) == version_before
+    assert _current_records(db) == before
+    if command == "updatedb":
+        _beamcrawl(store, "readdb", crawldb, "--stats")  # readable, whole
+    refused = _beamcrawl(store, *args, check=False)
+    assert refused.returncode == 2
+    assert "is locked by another job" in refused.stderr.strip().splitlines()[-1]
+    _beamcrawl(store, *args, "--force")
+    after = _current_records(db)
+    assert versions.current_version(db) != version_before
+    # converged: the rerun equals an uninterrupted run of the same job
+    _beamcrawl(store, *args)
+    assert _records_without_clock(_current_records(db)) == _records_without_clock(after)
+    assert locks.holders(db) == []
+    unpublished = {
+        p.rsplit("/", 1)[0]
+        for p, _ in io.part_paths(FileSystems.join(db, "versions", "*", "*"))
+    } - set(versions.kept_versions(db))
+    assert unpublished == set()
+
+
+def _records_without_clock(records: list[Any]) -> list[Any]:
+    return [without_wall_clock(r, {}) for r in records]
+
+
+@pytest.mark.parametrize("command", ["generate", "updatedb"])
+def test_two_jobs_at_once_on_one_crawldb_one_runs_one_is_refused(
+    store, demo_site, tmp_path, command
+):
+    crawl_dir = _crawl(store, demo_site, tmp_path, rounds=1)
+    crawldb = FileSystems.join(crawl_dir, "crawldb")
+    if command == "generate":
+        args = [
+            "generate",
+            crawldb,
+            FileSystems.join(crawl_dir, "segments"),
+            "-Dgenerate.update.crawldb=true",
+            *FLAGS,
+        ]
+    else:
+        args = ["updatedb", crawldb, *_segments(crawl_dir)]
+    publishes = versions.latest_pointer(crawldb)
+    assert publishes is not None
+    processes = [_start(store, *args) for _ in range(2)]
+    results = []
+    for process in processes:
+        _, stderr = process.communicate(timeout=600)
+        results.append((process.returncode, stderr))
+    assert sorted(code for code, _ in results) == [0, 2]
+    (refused,) = [stderr for code, stderr in results if code == 2]
+    (line,) = refused.strip().splitlines()
+    assert line.startswith("beamcrawl: ")
+    assert "is locked by another job" in line
+    after = versions.latest_pointer(crawldb)
+    assert after is not None
+    assert after.seq == publishes.seq + 1
+    assert locks.holders(crawldb) == []
+    _beamcrawl(store, "readdb", crawldb, "--stats")
