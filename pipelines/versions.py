@@ -77,7 +77,10 @@ def current_version(db: str) -> str | None:
     The newest published version; for a db an older beamcrawl wrote,
     ``current/`` (or ``old/``, where its install stopped between renames).
     """
-    pointer = latest_pointer(db)
+    return _current_of(db, latest_pointer(db))
+
+
+def _current_of(db: str, pointer: Pointer | None) -> str | None:
     candidates = [pointer.version] if pointer else []
     for relative in [*candidates, CURRENT, OLD]:
         path = FileSystems.join(db, relative)
@@ -150,19 +153,21 @@ def publish(db: str, new_dir: str, keep_backup: bool = True) -> None:
     """
     if not io.has_parts(new_dir):
         raise CrawlError(f"{new_dir}: no part files to publish")
-    before = current_version(db)
     pointer = latest_pointer(db)
+    before = _current_of(db, pointer)
     previous, legacy = None, None
     if keep_backup and before is not None:
         previous = _relative(db, before)
         if io.is_local(db) and previous in (CURRENT, OLD) and _real_dir(before):
             legacy = before
             previous = _relative(db, new_version_dir(db)) + "-legacy"
-    seq = pointer.seq + 1 if pointer else 1
-    _write_pointer(db, Pointer(seq, _relative(db, new_dir), previous))
+    published = Pointer(
+        pointer.seq + 1 if pointer else 1, _relative(db, new_dir), previous
+    )
+    _write_pointer(db, published)
     if legacy is not None and previous is not None:
         os.rename(legacy, FileSystems.join(db, previous))
-    tidy(db)
+    tidy(db, published)
 
 
 def roll_back(db: str) -> str:
@@ -179,8 +184,9 @@ def roll_back(db: str) -> str:
     backup = FileSystems.join(db, pointer.previous)
     if not io.has_parts(backup):
         raise CrawlDbMissingError(f"{db}: its backup {backup} has no part files")
-    _write_pointer(db, Pointer(pointer.seq + 1, pointer.previous, pointer.version))
-    tidy(db)
+    published = Pointer(pointer.seq + 1, pointer.previous, pointer.version)
+    _write_pointer(db, published)
+    tidy(db, published)
     return backup
 
 
@@ -200,14 +206,15 @@ def new_version(db: str, keep_backup: bool = True) -> Iterator[str]:
     publish(db, new_dir, keep_backup=keep_backup)
 
 
-def tidy(db: str) -> None:
+def tidy(db: str, pointer: Pointer | None = None) -> None:
     """Delete what no published version needs; fix the local links.
 
     Call it holding the lock: unpublished versions are then from jobs that
     did not finish, never from a running one. Also finishes a migration
-    from ``current/`` a killed job left halfway.
+    from ``current/`` a killed job left halfway. ``pointer``: the one just
+    published, if the caller knows it.
     """
-    pointer = latest_pointer(db)
+    pointer = pointer or latest_pointer(db)
     if pointer is None:
         _remove_legacy_new_versions(db)
         return
