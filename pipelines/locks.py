@@ -138,7 +138,8 @@ def _wait_alone(db: str, mine: str, wait_s: float) -> None:
 
 def _break(db: str, stale: list[str]) -> None:
     for path in stale:
-        _LOG.warning("--force: removing the lock %s (%s)", path, _read_owner(path))
+        owner = _read_owner(path) or "gone meanwhile"
+        _LOG.warning("--force: removing the lock %s (%s)", path, owner)
         _delete(path)
 
 
@@ -147,18 +148,30 @@ def _delete(path: str) -> None:
         FileSystems.delete([path])
 
 
-def _read_owner(path: str) -> str:
+def _read_owner(path: str) -> str | None:
+    """What a lock object says; None if it is gone (its job moved on)."""
     try:
         with FileSystems.open(
             path, compression_type=CompressionTypes.UNCOMPRESSED
         ) as f:
             return bytes(f.read(300)).decode("utf-8", "replace").strip()
-    except OSError:
-        return "owner unknown"
+    except Exception:  # noqa: BLE001 - GCS raises its own NotFound, S3 an OSError
+        return None
 
 
 def _locked(db: str, lock: str) -> CrawlDbLockedError:
+    """The one line for a refused job, naming a lock object that is there.
+
+    The object seen may be gone by now (an asking job that got the lock and
+    wrote its ``.held``): the holders are listed again.
+    """
+    owner = _read_owner(lock)
+    for other in [] if owner else holders(db):
+        owner = _read_owner(other)
+        if owner:
+            lock = other
+            break
     return CrawlDbLockedError(
-        f"{db} is locked by another job ({lock}: {_read_owner(lock)}); "
+        f"{db} is locked by another job ({lock}: {owner or 'owner unknown'}); "
         "if none is running, delete the lock or pass --force"
     )

@@ -245,7 +245,7 @@ def test_two_jobs_at_once_on_one_crawldb_one_runs_one_is_refused(
     for process in processes:
         _, stderr = process.communicate(timeout=600)
         results.append((process.returncode, stderr))
-    assert sorted(code for code, _ in results) == [0, 2]
+    assert sorted(code for code, _ in results) == [0, 2], results
     (refused,) = [stderr for code, stderr in results if code == 2]
     (line,) = refused.strip().splitlines()
     assert line.startswith("beamcrawl: ")

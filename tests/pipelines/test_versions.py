@@ -311,3 +311,15 @@ def test_readdb_path_and_rollback_on_the_command_line(tmp_path, capsys):
     assert (tmp_path / "crawldb" / "current" / PART).read_text() == "one"
     assert main(["readdb", str(tmp_path / "none"), "--path"]) == 2
     assert capsys.readouterr().err.startswith("beamcrawl: no crawldb at")
+
+
+def test_a_refusal_names_the_holder_when_the_object_seen_is_gone(root):
+    # the refused job saw another job's .asking object, which that job then
+    # replaced by its .held one: the line names the .held one (on GCS a read
+    # of the gone object raised Google's NotFound, a traceback and exit 1)
+    db = FileSystems.join(root, "crawldb")
+    held = FileSystems.join(db, ".lock", "20260101T000000.000Z-a.held")
+    _write(held, "host pid 7 (beamcrawl updatedb)")
+    gone = FileSystems.join(db, ".lock", "20260101T000000.000Z-a.asking")
+    error = locks._locked(db, gone)
+    assert f"({held}: host pid 7 (beamcrawl updatedb))" in str(error)
