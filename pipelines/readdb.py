@@ -129,9 +129,16 @@ def run(argv: Sequence[str] | None = None) -> int:
         help="write the readable records of the current version into a new crawldb",
     )
     parser.add_argument("--json", action="store_true", help="--stats as JSON")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="with --rollback: remove a lock a killed job left",
+    )
     job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
     if job.args.json and not job.args.stats:
         raise ConfigError("beamcrawl readdb: --json goes with --stats")
+    if job.args.force and not job.args.rollback:
+        raise ConfigError("beamcrawl readdb: --force goes with --rollback")
     if job.args.verify or job.args.salvage:
         if not io.dir_exists(job.args.crawldb):
             raise CrawlDbMissingError(f"no crawldb at {job.args.crawldb}")
@@ -139,7 +146,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             return damaged.verify(job.args.crawldb)
         return damaged.salvage(job.args.crawldb, job.args.salvage)
     if job.args.rollback:
-        with versions.locked(job.args.crawldb, force=False):
+        with versions.locked(job.args.crawldb, force=job.args.force):
             current = versions.roll_back(job.args.crawldb)
         print(f"readdb: {current} is the current version again", file=sys.stderr)
         return 0

@@ -7,6 +7,8 @@ for a user: in a subprocess, with the store's Beam flags.
 
 from __future__ import annotations
 
+import random
+import secrets
 import signal
 import subprocess
 import sys
@@ -27,6 +29,7 @@ from tests.objectstores import Store
 pytestmark = pytest.mark.slow
 
 FLAGS = [f"-D{p}" for p in DEMO_PROPERTIES] + ["-Dfetcher.server.delay=0.05"]
+KILL_TRIALS = 3
 
 
 @pytest.fixture(params=["s3", "gs"])
@@ -131,6 +134,11 @@ def test_the_demo_crawl_on_a_store_writes_what_it_writes_on_local_disk(
     assert locks.holders(crawldb) == []
 
 
+def _read(path: str) -> str:
+    with io.open_raw(path) as f:
+        return bytes(f.read()).decode()
+
+
 def _segments(crawl_dir: str) -> list[str]:
     pattern = FileSystems.join(crawl_dir, "segments", "*", "generate", "*.avro")
     return sorted({p.rsplit("/", 2)[0] for p, _ in io.part_paths(pattern)})
@@ -220,6 +228,51 @@ def test_a_job_killed_while_writing_leaves_the_version_whole_and_reruns(
 
 def _records_without_clock(records: list[Any]) -> list[Any]:
     return [without_wall_clock(r, {}) for r in records]
+
+
+def test_updatedb_killed_at_random_moments_leaves_before_or_after(
+    store, demo_site, tmp_path, capsys
+):
+    """Killed anywhere, from start-up to exit: the crawldb is as it was or done.
+
+    Each trial starts from the same version: ``readdb --rollback`` puts the
+    backup back after a trial that published.
+    """
+    crawl_dir = _crawl(store, demo_site, tmp_path, rounds=2)
+    crawldb = FileSystems.join(crawl_dir, "crawldb")
+    segments = _segments(crawl_dir)
+    before = _records_without_clock(_current_records(crawldb))
+    args = ["updatedb", crawldb, *segments]
+    started = time.monotonic()
+    _beamcrawl(store, *args)
+    duration_s = time.monotonic() - started
+    after = _records_without_clock(_current_records(crawldb))
+    assert after != before
+    _beamcrawl(store, "readdb", crawldb, "--rollback")
+    seed = secrets.randbits(32)
+    rng = random.Random(seed)
+    outcomes = []
+    for _ in range(KILL_TRIALS):
+        delay_s = rng.uniform(0, duration_s)
+        where = f"updatedb killed at {delay_s:.2f}s of {duration_s:.2f}s (seed {seed})"
+        process = _start(store, *args)
+        try:
+            process.wait(timeout=delay_s)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGKILL)
+        process.communicate()
+        state = _records_without_clock(_current_records(crawldb))
+        assert state in (before, after), where
+        if state == before:
+            _beamcrawl(store, *args, "--force")
+            assert _records_without_clock(_current_records(crawldb)) == after, where
+        outcomes.append("before" if state == before else "after")
+        left = locks.holders(crawldb)  # killed between its publish and release
+        assert state == after or not left, where
+        assert all(f" pid {process.pid} " in _read(path) for path in left), where
+        _beamcrawl(store, "readdb", crawldb, "--rollback", "--force")
+    with capsys.disabled():
+        print(f"\n{store.scheme} updatedb killed at random moments: {outcomes}")
 
 
 @pytest.mark.parametrize("command", ["generate", "updatedb"])
