@@ -214,6 +214,9 @@ def tidy(db: str, pointer: Pointer | None = None) -> None:
     from ``current/`` a killed job left halfway. ``pointer``: the one just
     published, if the caller knows it.
     """
+    # after a publish, the version two back goes as a matter of course; at
+    # the start of a job, a version to remove was left by a killed one
+    log = _LOG.debug if pointer else _LOG.warning
     pointer = pointer or latest_pointer(db)
     if pointer is None:
         _remove_legacy_new_versions(db)
@@ -224,7 +227,7 @@ def tidy(db: str, pointer: Pointer | None = None) -> None:
         _link(db, CURRENT, pointer.version)
         _link(db, OLD, pointer.previous)
     for relative in _version_dirs(db) - keep:
-        _LOG.info("removing %s, not the current version or its backup", relative)
+        log("removing %s, not the current version or its backup", relative)
         io.remove_dir(FileSystems.join(db, relative))
     for legacy in (CURRENT, OLD):
         if legacy not in keep and not io.is_local(db):

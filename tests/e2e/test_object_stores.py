@@ -60,11 +60,15 @@ def _beamcrawl(
     return done
 
 
-def _crawl(store: Store, site: DemoSite, tmp_path: Path, rounds: int) -> str:
+def _crawl(
+    store: Store, site: DemoSite, tmp_path: Path, rounds: int, *extra: str
+) -> str:
     seeds = tmp_path / "seeds.txt"
     seeds.write_text(site.url("main") + "/\n")
     crawl_dir = store.url("crawl")
-    _beamcrawl(store, "crawl", "--seeds", str(seeds), crawl_dir, str(rounds), *FLAGS)
+    _beamcrawl(
+        store, "crawl", "--seeds", str(seeds), crawl_dir, str(rounds), *FLAGS, *extra
+    )
     return crawl_dir
 
 
@@ -99,10 +103,14 @@ def _current_records(db: str) -> list[Any]:
     return sorted(records, key=lambda r: r["url"])
 
 
+@pytest.mark.parametrize("steps", ["one pipeline a round", "--separateJobs"])
 def test_the_demo_crawl_on_a_store_writes_what_it_writes_on_local_disk(
-    store, demo_site, tmp_path
+    store, demo_site, tmp_path, steps
 ):
-    crawl_dir = _crawl(store, demo_site, tmp_path, rounds=3)
+    # --separateJobs: fetch, parse, updatedb and dedup as their own jobs, as on
+    # Flink or Dataflow, each reading and writing the store
+    extra = [steps] if steps.startswith("--") else []
+    crawl_dir = _crawl(store, demo_site, tmp_path, 3, *extra)
     on_store = _download_crawl(crawl_dir, tmp_path / "from-store")
     seeds = tmp_path / "seeds.txt"
     local = tmp_path / "local"
