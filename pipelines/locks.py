@@ -3,9 +3,9 @@
 Nutch's lock is a file created if absent. Beam's ``FileSystems`` has no
 create-if-absent, and gcp-storage-emulator ignores the ``ifGenerationMatch=0``
 of a conditional create on GCS (moto honours S3's ``If-None-Match``), so the
-lock needs only what every Beam filesystem gives: a whole object appears at once, and a listing made after a write
-sees it (S3 since December 2020, GCS, HDFS and local disks are strongly
-consistent)::
+lock needs only what every Beam filesystem gives: a whole object appears
+at once, and a listing made after a write sees it (S3 since December 2020,
+GCS, HDFS and local disks are strongly consistent)::
 
     <db>/.lock/<UTC time>-<random>.asking   a job asking for the lock
     <db>/.lock/<UTC time>-<random>.held     the job holding it
