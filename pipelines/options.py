@@ -121,8 +121,32 @@ def parse_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:
         properties=properties,
         command=parser.prog.rsplit(" ", 1)[-1],
     )
-    job.pipeline_options()  # the runner's services are checked before any work
+    options = job.pipeline_options()  # the runner's services, before any work
+    if runners.is_dataflow(options) and job.command != "demo":  # demo says why
+        _refuse_local_data(job)
     return job
+
+
+_DATA_ARGUMENTS = (
+    "crawl_dir", "crawldb", "linkdb", "segment", "segments", "seeds", "dir", "dump",
+)  # fmt: skip
+"""The arguments that name data a job's workers read or write."""
+
+
+def _refuse_local_data(job: JobArgs) -> None:
+    """On Dataflow, data on this machine's disk: its workers would not see it.
+
+    Raises:
+        ConfigError: one of the job's data paths is local.
+    """
+    for name in _DATA_ARGUMENTS:
+        value = getattr(job.args, name, None)
+        for path in value if isinstance(value, list) else [value]:
+            if isinstance(path, str) and FileSystems.get_scheme(path) in (None, "file"):
+                raise ConfigError(
+                    f"{job.command}: {path} is on this machine's disk, "
+                    "which Dataflow's workers cannot read or write; give a gs:// path"
+                )
 
 
 def split_beam_flags(

@@ -32,12 +32,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import apache_beam as beam
 import pytest
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
+from apache_beam.options.pipeline_options import PipelineOptions
 
+from crawllib.errors import DryRunDone
+from pipelines import dryrun, gcpauth
 from pipelines.cli import main
 from pipelines.demo import DemoSite
+from pipelines.inject import ReadSeeds
 from pipelines.parse import _ParseFn
 from tests import dataflowjobs
 from tests.objectstores import Store, StoreServer
@@ -277,19 +282,44 @@ def _assert_nothing_local(job: dict[str, Any], tmp_path: Path, store: Store) -> 
 
 
 @ON_THE_CRAWL
-def test_a_local_path_in_a_job_is_found(crawled, tmp_path, capsys):
+def test_a_local_path_in_a_job_is_found(gcs_store, tmp_path, monkeypatch):
+    # the commands refuse local data paths on Dataflow (below), so the
+    # detector is shown a job built directly, reading a local seed file
     seeds = tmp_path / "seeds.txt"
     seeds.write_text("http://example.com/\n")
     job_file = str(tmp_path / "job.json")
-    crawldb = crawled.url("local-seeds", "crawldb")
+    for key, value in gcs_store.env.items():
+        monkeypatch.setenv(key, value)
+    options = PipelineOptions(_dataflow_flags(gcs_store, job_file))
+    gcpauth.honour_no_auth(options)
+    FileSystems.set_options(options)
 
-    code = main(["inject", crawldb, str(seeds), AGENT,
-                 *_dataflow_flags(crawled.store, job_file)])  # fmt: skip
+    with beam.Pipeline(options=options) as pipeline:
+        _ = pipeline | ReadSeeds([str(seeds)])
+    with pytest.raises(DryRunDone):
+        dryrun.finish(pipeline, "inject")
 
-    assert code == 0, capsys.readouterr().err
     job = _read_job(job_file)
     found = dataflowjobs.local_paths([job["pipeline"]], _local_roots(tmp_path))
     assert found == {str(seeds)}
+
+
+def test_local_data_paths_are_refused_on_dataflow(gcs_store, tmp_path, capsys):
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("http://example.com/\n")
+    flags = _dataflow_flags(gcs_store, str(tmp_path / "job.json"))
+    cases = [
+        ["inject", gcs_store.url("crawldb"), str(seeds)],
+        ["inject", str(tmp_path / "crawldb"), gcs_store.url("seeds.txt")],
+        ["updatedb", gcs_store.url("crawldb"), gcs_store.url("s1"), str(tmp_path)],
+        ["readdb", gcs_store.url("crawldb"), "--dump", str(tmp_path / "out")],
+    ]
+    for args in cases:
+        capsys.readouterr()
+        assert main([*args, AGENT, *flags]) == 2, args
+        (line,) = capsys.readouterr().err.strip().splitlines()
+        assert line.startswith(f"beamcrawl: {args[0]}: /"), line
+        assert "which Dataflow's workers cannot read or write" in line
 
 
 def _setuptools_major() -> int:
