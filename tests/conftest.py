@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +22,7 @@ from apache_beam.testing.test_pipeline import TestPipeline
 
 from pipelines.demo import DemoSite
 from tests.objectstores import Store, StoreServer, running_server
+from tests.ports import free_port, wait_for_port
 from tests.sites import Site, start_site
 
 FLINK_LOCAL = Path(__file__).resolve().parent.parent / "scripts" / "flinklocal.py"
@@ -35,27 +34,6 @@ NOW_MS = 1_700_000_000_000
 def pipeline() -> TestPipeline:
     """A TestPipeline on the default (Direct) runner; use it as a context manager."""
     return TestPipeline()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _wait_for_port(
-    port: int, process: subprocess.Popen[bytes], timeout_s: float
-) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{process.args!r} exited with {process.returncode}")
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise RuntimeError(f"{process.args!r} did not listen on {port} in {timeout_s}s")
 
 
 def with_python_on_path() -> dict[str, str]:
@@ -74,7 +52,7 @@ def portable_flags() -> Iterator[list[str]]:
     The way Flink runs Python: the job service plans, an external worker
     pool (a separate process) runs the DoFns. Both are stopped by pid.
     """
-    job_port, worker_port = _free_port(), _free_port()
+    job_port, worker_port = free_port(), free_port()
     services = [
         subprocess.Popen(
             [sys.executable, "-m", module, flag, str(port)],
@@ -97,7 +75,7 @@ def portable_flags() -> Iterator[list[str]]:
     ]
     try:
         for process, port in zip(services, [job_port, worker_port], strict=True):
-            _wait_for_port(port, process, timeout_s=60)
+            wait_for_port(port, process, timeout_s=60)
         yield [
             "--runner=PortableRunner",
             f"--job_endpoint=localhost:{job_port}",

@@ -16,14 +16,14 @@ from __future__ import annotations
 import itertools
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from tests.ports import free_port, wait_for_port
 
 S3_KEY = "testing"
 S3_REGION = "us-east-1"
@@ -68,31 +68,11 @@ class Store:
         FileSystems.set_options(options)
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 nobody listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def _script(name: str) -> str:
     found = shutil.which(name, path=os.path.dirname(sys.executable))
     if found is None:
         raise RuntimeError(f"{name} not installed: pip install -e '.[test,aws,gcp]'")
     return found
-
-
-def _wait_for(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{process.args!r} exited: {log.read_text()[-2000:]}")
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise RuntimeError(f"{process.args!r} did not listen on {port} in 60 s")
 
 
 @dataclass
@@ -181,7 +161,7 @@ def start_server(scheme: str, log_dir: Path) -> StoreServer:
     with log.open("wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     try:
-        _wait_for(port, process, log)
+        wait_for_port(port, process, 60, log)
     except BaseException:
         process.kill()
         raise

@@ -24,14 +24,10 @@ from typing import Any
 
 from pipelines.cli import main
 from tests.avrofiles import read_pages
-from tests.conftest import (
-    _free_port,
-    _wait_for_port,
-    run_flink_local,
-    with_python_on_path,
-)
+from tests.conftest import run_flink_local, with_python_on_path
 from tests.crawlrecords import without_wall_clock
 from tests.e2e.test_flink import FLAGS, PAGES
+from tests.ports import free_port, wait_for_port
 from tests.processes import children_of
 
 REST = "http://127.0.0.1:8081"
@@ -214,7 +210,7 @@ def _worker_pool(port: int) -> subprocess.Popen[bytes]:
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )  # fmt: skip
-    _wait_for_port(port, pool, timeout_s=60)
+    wait_for_port(port, pool, timeout_s=60)
     return pool
 
 
@@ -227,7 +223,7 @@ def test_a_fresh_start_stops_the_dead_clusters_pool_and_refuses_busy_ports(
     # workers with it (and a test's SIGKILL would miss them)
     run = tmp_path / "run"
     run.mkdir()
-    pool_port, rpc_port, rest_port = _free_port(), _free_port(), _free_port()
+    pool_port, rpc_port, rest_port = free_port(), free_port(), free_port()
     start = [
         "start", "--rest-port", str(rest_port),
         "--rpc-port", str(rpc_port), "--worker-pool-port", str(pool_port),
