@@ -23,6 +23,7 @@ from apache_beam.testing.test_pipeline import TestPipeline
 from pipelines.demo import DemoSite
 from tests.objectstores import Store, StoreServer, running_server
 from tests.ports import free_port, wait_for_port
+from tests.pydocs import DocsCrawl, crawl_docs, serve_docs
 from tests.sites import Site, start_site
 
 FLINK_LOCAL = Path(__file__).resolve().parent.parent / "scripts" / "flinklocal.py"
@@ -209,3 +210,17 @@ def s3_store(s3_server: StoreServer) -> Store:
 def gcs_store(gcs_server: StoreServer) -> Store:
     """A fresh GCS bucket on the session's emulator."""
     return gcs_server.bucket()
+
+
+@pytest.fixture(scope="session")
+def pydocs_crawl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DocsCrawl]:
+    """Python's HTML docs served on 127.0.0.5, crawled once per session.
+
+    Read-only for tests: copy it before writing into it.
+    """
+    served = serve_docs()
+    base = next(served)
+    try:
+        yield crawl_docs(base, tmp_path_factory.mktemp("pydocs") / "crawl")
+    finally:
+        served.close()
