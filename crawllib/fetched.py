@@ -25,6 +25,14 @@ TRUNCATED = "http.content.truncated"
 """metadata flag ``true``: the content was cut at the content limit (1.x key)."""
 RESPONSE_TIME = "_rs_"
 """metadata: response time in ms, 4-byte big-endian int (2.x ``_rs_``)."""
+IP_ADDRESS = "_ip_"
+"""metadata: the server's IP address (1.x ``Response.IP_ADDRESS``)."""
+REQUEST = "_request_"
+"""metadata: the request line and headers as sent (1.x ``Response.REQUEST``)."""
+RESPONSE_HEADERS = "_response.headers_"
+"""metadata: status line and headers as received (1.x ``RESPONSE_HEADERS``)."""
+WIRE_METADATA = (IP_ADDRESS, REQUEST, RESPONSE_HEADERS)
+"""Per-fetch metadata for a WARC: kept in segments, never in the crawldb."""
 
 
 def fetched_page(
@@ -37,7 +45,15 @@ def fetched_page(
     """The page after ``result``: status, times, content, headers, fetch mark."""
     has_content = result.content is not None
     metadata = dict(page["metadata"])
-    metadata.pop(TRUNCATED, None)
+    for key in (TRUNCATED, *WIRE_METADATA):
+        metadata.pop(key, None)
+    for key, value in (
+        (IP_ADDRESS, result.ip_address.encode("ascii")),
+        (REQUEST, result.request_head),
+        (RESPONSE_HEADERS, result.response_head),
+    ):
+        if value:
+            metadata[key] = value
     if result.truncated:
         metadata[TRUNCATED] = b"true"
     if store_response_time and result.http_code:
@@ -110,6 +126,9 @@ def redirect_target_page(source: WebPage, target: str, repr_url: str) -> WebPage
         "status": int(CrawlStatus.UNFETCHED),
         "score": 0.0,
         "reprUrl": repr_url,
+        "metadata": {
+            k: v for k, v in source["metadata"].items() if k not in WIRE_METADATA
+        },
         "protocolStatus": None,
         "content": None,
         "contentType": None,

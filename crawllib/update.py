@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from crawllib.config import UpdateConfig
-from crawllib.fetched import REDIRECT_DISCOVERED, TRUNCATED
+from crawllib.fetched import REDIRECT_DISCOVERED, TRUNCATED, WIRE_METADATA
 from crawllib.schedule import (
     Modified,
     force_refetch,
@@ -29,7 +29,7 @@ from crawllib.status import DISTANCE_MARKER, CrawlStatus, Mark, ParseMajor
 from crawllib.webpage import WebPage, new_page
 
 _SEGMENT_MARKS = (Mark.GENERATE.value, Mark.FETCH.value, PARTITION_MARKER)
-_SEGMENT_METADATA = (GENERATE_TIME_KEY, REDIRECT_DISCOVERED, TRUNCATED)
+_SEGMENT_METADATA = (GENERATE_TIME_KEY, REDIRECT_DISCOVERED, TRUNCATED, *WIRE_METADATA)
 _NO_DISTANCE = 2**31 - 1
 
 

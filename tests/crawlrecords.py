@@ -11,6 +11,7 @@ names the wrong segment still differs.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from tests.avrofiles import read_pages
@@ -18,6 +19,10 @@ from tests.avrofiles import read_pages
 WALL_CLOCK_FIELDS = ("fetchTime", "prevFetchTime", "modifiedTime", "prevModifiedTime")
 WALL_CLOCK_METADATA = ("_ngt_", "_rs_")  # generate time; response time (ms)
 WALL_CLOCK_HEADERS = ("Date",)
+WALL_CLOCK_HEAD_LINES = {  # the stored request and response heads (store.http.*)
+    "_response.headers_": re.compile(rb"(?im)^(Date):[^\r\n]*"),
+    "_request_": re.compile(rb"(?im)^(If-Modified-Since):[^\r\n]*"),
+}
 PARTS = ("generate", "fetch", "parse")
 
 
@@ -57,7 +62,7 @@ def without_wall_clock(
         masked[field] = "<time>" if record[field] else record[field]
     masked["markers"] = {k: rename(v) for k, v in record["markers"].items()}
     masked["metadata"] = {
-        k: b"<time>" if k in WALL_CLOCK_METADATA else v
+        k: b"<time>" if k in WALL_CLOCK_METADATA else _mask_head(k, v)
         for k, v in record["metadata"].items()
     }
     masked["headers"] = {
@@ -65,3 +70,11 @@ def without_wall_clock(
         for k, v in record["headers"].items()
     }
     return masked
+
+
+def _mask_head(key: str, value: bytes | None) -> bytes | None:
+    """A stored HTTP head with its wall-clock header values masked."""
+    pattern = WALL_CLOCK_HEAD_LINES.get(key)
+    if pattern is None or value is None:
+        return value
+    return pattern.sub(rb"\1: <time>", value)

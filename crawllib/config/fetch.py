@@ -23,6 +23,9 @@ class HttpConfig:
             -1 = none.
         if_modified_since: ``http.enable.if.modified.since.header``.
         store_response_time: ``http.store.responsetime``.
+        store_ip_address: ``store.ip.address`` (beamcrawl: on by default).
+        store_http_request: ``store.http.request`` (beamcrawl: on by default).
+        store_http_headers: ``store.http.headers`` (beamcrawl: on by default).
         proxy_host, proxy_port: ``http.proxy.host`` / ``http.proxy.port``.
         proxy_exceptions: ``http.proxy.exception.list`` hosts, not proxied.
         file_content_limit: ``file.content.limit`` for file: URLs.
@@ -39,6 +42,9 @@ class HttpConfig:
     content_limit: int = 1_048_576
     if_modified_since: bool = True
     store_response_time: bool = True
+    store_ip_address: bool = True
+    store_http_request: bool = True
+    store_http_headers: bool = True
     proxy_host: str = ""
     proxy_port: int = 8080
     proxy_exceptions: tuple[str, ...] = ()
@@ -68,6 +74,9 @@ class HttpConfig:
             content_limit=props.get_int("http.content.limit"),
             if_modified_since=props.get_bool("http.enable.if.modified.since.header"),
             store_response_time=props.get_bool("http.store.responsetime"),
+            store_ip_address=props.get_bool("store.ip.address"),
+            store_http_request=props.get_bool("store.http.request"),
+            store_http_headers=props.get_bool("store.http.headers"),
             proxy_host=props.get_str("http.proxy.host"),
             proxy_port=props.get_int("http.proxy.port"),
             proxy_exceptions=tuple(props.get_list("http.proxy.exception.list")),

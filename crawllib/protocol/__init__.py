@@ -29,6 +29,12 @@ class FetchResult:
         truncated: the body was cut at the content limit.
         last_modified_ms: the ``Last-Modified`` header as epoch ms; 0 if none.
         response_time_ms: time from request to the end of the body.
+        ip_address: the server's address the response came from, when
+            ``store.ip.address`` is set (Nutch's ``_ip_``); "" otherwise.
+        request_head: the request line and headers as sent, when
+            ``store.http.request`` is set (Nutch's ``_request_``); b"" otherwise.
+        response_head: the status line and headers as received, when
+            ``store.http.headers`` is set (Nutch's ``_response.headers_``).
     """
 
     url: str
@@ -41,6 +47,9 @@ class FetchResult:
     truncated: bool = False
     last_modified_ms: int = 0
     response_time_ms: int = 0
+    ip_address: str = ""
+    request_head: bytes = b""
+    response_head: bytes = b""
 
     @property
     def redirect_target(self) -> str | None:

@@ -159,6 +159,8 @@ class HttpProtocol:
         except ValueError as exc:  # a Location urljoin cannot resolve
             status, args = ProtocolStatus.EXCEPTION, (describe_error(exc),)
         keep = status in _WITH_CONTENT
+        config = self._config
+        ip_address = peer_address(raw) if config.store_ip_address else ""
         deadline = started + self._time_limit_s
         limit = self._config.content_limit if keep else _DRAIN_LIMIT
         # not kept: a small body is read so that the connection can be reused
@@ -177,6 +179,13 @@ class HttpProtocol:
             truncated=body.truncated if ok else False,
             last_modified_ms=parse_http_date(raw.headers.get("Last-Modified")),
             response_time_ms=self._elapsed_ms(started),
+            ip_address=ip_address,
+            request_head=(
+                request_head(response.request, self._proxies(url))
+                if config.store_http_request
+                else b""
+            ),
+            response_head=response_head(raw) if config.store_http_headers else b"",
         )
 
     def _elapsed_ms(self, started: float) -> int:
@@ -199,6 +208,61 @@ def request_headers(config: HttpConfig) -> dict[str, str]:
         if value:
             headers[name] = value
     return headers
+
+
+def peer_address(raw: urllib3.BaseHTTPResponse) -> str:
+    """The IP address of the server (or proxy) a response came from; "" if gone.
+
+    Read before the body: once it is read the connection goes back to the
+    pool (Nutch's ``_ip_``, from the socket's ``getInetAddress``).
+    """
+    sock = getattr(raw.connection, "sock", None)
+    if sock is None:
+        return ""
+    try:
+        return str(sock.getpeername()[0])
+    except OSError:  # the peer hung up already
+        return ""
+
+
+def request_head(request: requests.PreparedRequest, proxies: dict[str, str]) -> bytes:
+    """The request line and headers as http.client sends them (Nutch's ``_request_``).
+
+    http.client writes ``Host`` first (the port only when it is not the
+    scheme's default), then the headers in the order given; through a plain
+    HTTP proxy the request line holds the absolute URL.
+    """
+    parts = urlsplit(request.url or "")
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    default_port = 443 if parts.scheme == "https" else 80
+    if parts.port is not None and parts.port != default_port:
+        host = f"{host}:{parts.port}"
+    via_proxy = parts.scheme == "http" and bool(proxies)
+    target = request.url if via_proxy else request.path_url
+    lines = [f"{request.method} {target} HTTP/1.1", f"Host: {host}"]
+    lines += [f"{name}: {value}" for name, value in request.headers.items()]
+    return "\r\n".join([*lines, "", ""]).encode("latin-1", errors="replace")
+
+
+_HTTP_VERSIONS = {9: "HTTP/0.9", 10: "HTTP/1.0", 11: "HTTP/1.1"}
+
+
+def response_head(raw: urllib3.BaseHTTPResponse) -> bytes:
+    """The status line and headers as received (Nutch's ``_response.headers_``).
+
+    Headers keep their order, spelling and repeats as http.client read them
+    (each byte one ISO-8859-1 character, so encoding back gives the bytes);
+    a status line without a reason keeps its space (NUTCH-2763).
+    """
+    version = _HTTP_VERSIONS.get(raw.version, "HTTP/1.1")
+    original = getattr(raw, "_original_response", None)
+    message = getattr(original, "msg", None)
+    items = message.items() if message is not None else raw.headers.items()
+    lines = [f"{version} {raw.status} {raw.reason or ''}"]
+    lines += [f"{name}: {value}" for name, value in items]
+    return "\r\n".join([*lines, "", ""]).encode("latin-1", errors="replace")
 
 
 def location_text(header: str) -> str:
