@@ -1,0 +1,255 @@
+"""Fetching sitemaps politely: Nutch 1.x ``SitemapMapper``, with robots.txt obeyed.
+
+:class:`SitemapWalker` fetches a sitemap (following up to
+``sitemap.redir.max`` redirects, each target normalized and filtered),
+parses it (:mod:`crawllib.sitemaps.formats`) and yields each listed URL that
+passes the normalizers and filters, or walks the sitemaps an index lists,
+down to ``sitemap.index.max.depth``. :meth:`SitemapWalker.from_root` does
+``generateSitemapsFromHostname``: the ``Sitemap:`` lines of a host's
+robots.txt, or its ``/sitemap.xml`` when there are none.
+
+beamcrawl adds what the fetcher does and Nutch's sitemap job does not: a
+sitemap robots.txt disallows is not fetched, and requests to one host are
+spaced by ``fetcher.server.delay`` (or the host's ``Crawl-delay`` if it is
+not above ``fetcher.max.crawl.delay``). Every outcome is a :class:`Tally`
+(a counter name of group ``Sitemap``) or a :class:`Found` URL; nothing raises.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import time
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
+
+from crawllib.config.sitemap import SitemapConfig
+from crawllib.protocol import FetchResult, Protocol
+from crawllib.protocol.robots import Defer, RobotsCache, robots_key
+from crawllib.sitemaps.formats import (
+    Kind,
+    SitemapEntry,
+    SitemapFormatError,
+    TooLargeError,
+    parse_sitemap,
+)
+from crawllib.status import ProtocolStatus
+from crawllib.urls.cleaner import Rejection, UrlCleaner
+
+_LOG = logging.getLogger(__name__)
+
+
+class Count(enum.Enum):
+    """What the walker counts besides the parser's drops; values are counter names."""
+
+    FROM_HOSTNAME = "sitemaps_from_hostname"
+    FILTERED_FROM_HOSTNAME = "filtered_sitemaps_from_hostname"
+    FILTERED_FROM_INDEX = "filtered_sitemaps_from_index"
+    FAILED = "failed_fetches"
+    ROBOTS_DENIED = "sitemaps_robots_denied"
+    UNPARSABLE = "sitemaps_unparsable"
+    TOO_LARGE = "sitemaps_too_large"
+    TOO_DEEP = "sitemaps_too_deep"
+    SEEN = "sitemaps_already_seen"
+    PROCESSED = "sitemaps_processed"
+    INDEXES = "sitemap_indexes_processed"
+    URLS_FOUND = "urls_from_sitemaps"
+    URLS_FILTERED = "urls_filtered"
+    URLS_MALFORMED = "urls_malformed"
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """``count`` more of the counter ``name`` (group ``Sitemap``)."""
+
+    name: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A listed URL, normalized and filtered, with its sitemap entry."""
+
+    url: str
+    entry: SitemapEntry
+
+
+Outcome = Found | Tally
+_Walk = Generator[Outcome, None, None]
+
+
+class SitemapWalker:
+    """Fetches and reads the sitemaps of one group of hosts, one request at a time.
+
+    Build one per worker call (it remembers the sitemaps it has fetched and
+    when each host was last visited). Not thread-safe.
+
+    Args:
+        config: the sitemap settings.
+        protocol_for: the protocol for a URL's scheme, None if none.
+        robots: the robots.txt cache.
+        sleep: waits that many seconds (politeness).
+        clock: monotonic seconds.
+    """
+
+    def __init__(
+        self,
+        config: SitemapConfig,
+        protocol_for: Callable[[str], Protocol | None],
+        robots: RobotsCache,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._config = config
+        self._protocol_for = protocol_for
+        self._robots = robots
+        self._sleep = sleep
+        self._clock = clock
+        self._cleaner = UrlCleaner(
+            config.urls,
+            "default",
+            normalize=config.normalize,
+            filter_urls=config.filter_urls,
+        )
+        self._next_visit: dict[str, float] = {}
+        self._seen: set[str] = set()
+        self._logged: set[Count] = set()
+
+    def clean(self, url: str) -> str | Rejection:
+        """Nutch's ``filterNormalize`` (scope ``default``), as configured."""
+        return self._cleaner.clean(url)
+
+    def from_root(self, root: str) -> Iterator[Outcome]:
+        """The sitemaps a host's robots.txt lists (or ``/sitemap.xml``), walked."""
+        verdict = self._robots.rules_for(root)
+        listed = [] if isinstance(verdict, Defer) else list(verdict.sitemaps)
+        if not listed and self._config.default_sitemap_xml:
+            listed = [root + "sitemap.xml"]
+        for sitemap in listed:
+            yield Tally(Count.FROM_HOSTNAME.value)
+            url = self.clean(sitemap)
+            if isinstance(url, Rejection):
+                yield Tally(Count.FILTERED_FROM_HOSTNAME.value)
+            else:
+                yield from self.walk(url)
+
+    def walk(self, url: str, depth: int = 0) -> Iterator[Outcome]:
+        """Fetch and read the sitemap at ``url``, ``depth`` indexes down."""
+        if depth > self._config.index_max_depth:
+            yield self._count(Count.TOO_DEEP, url)
+            return
+        if url in self._seen:
+            yield Tally(Count.SEEN.value)
+            return
+        self._seen.add(url)
+        result = yield from self._fetch(url)
+        if result is None:
+            return
+        if result.truncated:
+            yield self._count(Count.TOO_LARGE, result.url)
+            return
+        try:
+            parsed = parse_sitemap(
+                result.content or b"",
+                result.content_type,
+                result.url,
+                strict=self._config.strict,
+                max_urls=self._config.urls_max,
+                max_bytes=self._config.size_max,
+            )
+        except TooLargeError:
+            yield self._count(Count.TOO_LARGE, result.url)
+            return
+        except SitemapFormatError as exc:
+            yield self._count(Count.UNPARSABLE, f"{result.url}: {exc}")
+            return
+        for drop, count in sorted(parsed.drops.items(), key=lambda i: i[0].value):
+            yield Tally(drop.value, count)
+        if parsed.kind is Kind.INDEX:
+            yield Tally(Count.INDEXES.value)
+            yield from self._walk_index(parsed.entries, depth)
+        else:
+            yield Tally(Count.PROCESSED.value)
+            yield from self._listed(parsed.entries)
+
+    def _walk_index(self, entries: tuple[SitemapEntry, ...], depth: int) -> _Walk:
+        for entry in entries:
+            url = self.clean(entry.url)
+            if isinstance(url, Rejection):
+                yield Tally(Count.FILTERED_FROM_INDEX.value)
+            else:
+                yield from self.walk(url, depth + 1)
+
+    def _listed(self, entries: tuple[SitemapEntry, ...]) -> _Walk:
+        for entry in entries:
+            url = self.clean(entry.url)
+            if url is Rejection.FILTERED:
+                yield Tally(Count.URLS_FILTERED.value)
+            elif url is Rejection.MALFORMED:
+                yield Tally(Count.URLS_MALFORMED.value)
+            else:
+                yield Tally(Count.URLS_FOUND.value)
+                yield Found(str(url), entry)
+
+    def _fetch(self, url: str) -> Generator[Outcome, None, FetchResult | None]:
+        """GET ``url`` politely, following redirects; None (counted) on failure."""
+        hops = 0
+        while True:
+            result = yield from self._fetch_once(url)
+            if result is None:
+                return None
+            target = result.redirect_target
+            if target is None or hops >= self._config.redirect_max:
+                break
+            cleaned = self.clean(target)
+            if isinstance(cleaned, Rejection):
+                break  # Nutch: "get out!", and the fetch counts as failed
+            url, hops = cleaned, hops + 1
+        if result.status != ProtocolStatus.SUCCESS:
+            yield self._count(Count.FAILED, f"{url}: {result.status.name}")
+            return None
+        return result
+
+    def _fetch_once(self, url: str) -> Generator[Outcome, None, FetchResult | None]:
+        verdict = self._robots.rules_for(url)
+        protocol = self._protocol_for(url)
+        if isinstance(verdict, Defer) or protocol is None:
+            yield self._count(
+                Count.FAILED, f"{url}: robots.txt deferred or no protocol"
+            )
+            return None
+        if not verdict.allowed(url):
+            yield self._count(Count.ROBOTS_DENIED, url)
+            return None
+        try:
+            host = robots_key(url)
+        except ValueError:
+            host = ""
+        delay_s = self._delay_s(verdict.crawl_delay_s)
+        wait_s = self._next_visit.get(host, 0.0) - self._clock()
+        if wait_s > 0:
+            self._sleep(wait_s)
+        try:
+            return protocol.fetch(url)
+        finally:
+            self._next_visit[host] = self._clock() + delay_s
+
+    def _delay_s(self, crawl_delay_s: float | None) -> float:
+        """The host's Crawl-delay, unless above ``fetcher.max.crawl.delay``."""
+        limit = self._config.max_crawl_delay_s
+        if (
+            crawl_delay_s is not None
+            and crawl_delay_s > 0
+            and (limit < 0 or crawl_delay_s <= limit)
+        ):
+            return crawl_delay_s
+        return self._config.server_delay_s
+
+    def _count(self, count: Count, detail: str) -> Tally:
+        if count not in self._logged:
+            self._logged.add(count)
+            _LOG.warning(
+                "sitemap %s: %s (further ones only counted)", count.value, detail
+            )
+        return Tally(count.value)

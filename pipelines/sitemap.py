@@ -1,0 +1,322 @@
+"""``beamcrawl sitemap CRAWLDB``: sitemaps into a crawldb (Nutch's SitemapProcessor).
+
+Sitemap URLs (or host names) come from a seed-style directory and, with
+``--fromRobots``, from the ``Sitemap:`` lines of the robots.txt of every host
+in the crawldb (beamcrawl has no HostDb: the hosts are the crawldb URLs').
+They are grouped by host and fetched one at a time per host
+(:class:`~crawllib.sitemaps.SitemapWalker`: robots.txt, politeness,
+redirects, nested indexes); the URLs they list become crawldb records
+(:class:`ReadSitemaps`), merged into the crawldb by Nutch's rules
+(:class:`Sitemap`) and installed as its new version under the crawldb lock.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from urllib.parse import urlsplit
+
+import apache_beam as beam
+from apache_beam.metrics.metric import Metrics
+from apache_beam.pvalue import PCollection
+from apache_beam.runners.runner import PipelineResult
+
+from crawllib import seeds
+from crawllib.config import SitemapConfig
+from crawllib.errors import ConfigError
+from crawllib.protocol.registry import Protocols
+from crawllib.protocol.robots import RobotsCache
+from crawllib.sitemaps import Found, Merge, SitemapWalker, merge, preferred
+from crawllib.sitemaps.records import sitemap_page
+from crawllib.urls.cleaner import Rejection, UrlCleaner
+from crawllib.webpage import WebPage, latest
+from pipelines import io, versions
+from pipelines.inject import ReadSeeds, list_seed_files
+from pipelines.options import (
+    ArgumentParser,
+    JobArgs,
+    counters,
+    describe,
+    job_parser,
+    now_ms,
+    parse_job_args,
+)
+
+_LOG = logging.getLogger(__name__)
+NAMESPACE = "Sitemap"
+_URL_PREFIXES = ("http://", "https://", "ftp://", "file:/")
+_SITEMAP, _HOST = "sitemap", "host"
+
+Work = tuple[str, tuple[str, str]]
+"""(host, (kind, URL)): a sitemap to read, or a host root whose robots.txt to read."""
+
+
+class ReadSitemaps(beam.PTransform[PCollection[str], PCollection[WebPage]]):
+    """Sitemap URLs or host names (seed lines) to the records of the URLs listed.
+
+    A line starting ``http://``, ``https://``, ``ftp://`` or ``file:/`` is a
+    sitemap; any other is a host name (``host`` or ``host:port``) whose
+    robots.txt ``Sitemap:`` lines are read, as Nutch's ``-sitemapUrls``
+    input. One record per listed URL (see :mod:`crawllib.sitemaps.records`).
+
+    Counters, namespace ``Sitemap``: Nutch's ``sitemap_seeds``,
+    ``filtered_records``, ``sitemaps_from_hostname``,
+    ``filtered_sitemaps_from_hostname``, ``failed_fetches``; and one per
+    other reason a sitemap or URL is dropped
+    (:class:`~crawllib.sitemaps.Count`, :class:`~crawllib.sitemaps.UrlDrop`).
+    """
+
+    def __init__(self, config: SitemapConfig, now_ms: int) -> None:
+        super().__init__()
+        self._config = config
+        self._now_ms = now_ms
+
+    def expand(self, lines: PCollection[str]) -> PCollection[WebPage]:
+        return (
+            lines
+            | "ToWork" >> beam.ParDo(_WorkFn(self._config))
+            | "GroupByHost" >> beam.GroupByKey()
+            | "FetchSitemaps" >> beam.ParDo(_WalkFn(self._config, self._now_ms))
+            | "OnePerUrl"
+            >> beam.CombinePerKey(beam.CombineFn.from_callable(_preferred))
+            | "DropKeys" >> beam.Values()
+        )
+
+
+class Sitemap(
+    beam.PTransform[tuple[PCollection[str], PCollection[WebPage]], PCollection[WebPage]]
+):
+    """``(sitemap lines, current crawldb)`` to the new crawldb (Nutch's reducer).
+
+    Counters, namespace ``Sitemap``: those of :class:`ReadSitemaps`, and
+    ``new_sitemap_entries`` / ``existing_sitemap_entries``.
+    """
+
+    def __init__(self, config: SitemapConfig, now_ms: int) -> None:
+        super().__init__()
+        self._config = config
+        self._now_ms = now_ms
+
+    def expand(
+        self, inputs: tuple[PCollection[str], PCollection[WebPage]]
+    ) -> PCollection[WebPage]:
+        lines, current = inputs
+        listed = lines | "ReadSitemaps" >> ReadSitemaps(self._config, self._now_ms)
+        return (
+            {
+                "listed": listed | "KeyListed" >> beam.Map(_keyed),
+                "current": current | "KeyCurrent" >> beam.Map(_keyed),
+            }
+            | "JoinByUrl" >> beam.CoGroupByKey()
+            | "Merge" >> beam.ParDo(_MergeFn(self._config.overwrite_existing))
+        )
+
+
+class _WorkFn(beam.DoFn):
+    seeds_ = Metrics.counter(NAMESPACE, "sitemap_seeds")
+    filtered = Metrics.counter(NAMESPACE, "filtered_records")
+
+    def __init__(self, config: SitemapConfig) -> None:
+        self._config = config
+
+    def setup(self) -> None:
+        self._cleaner = UrlCleaner(
+            self._config.urls,
+            "default",
+            normalize=self._config.normalize,
+            filter_urls=self._config.filter_urls,
+        )
+
+    def process(self, line: str) -> Iterator[Work]:
+        seed = seeds.parse_seed_line(line)
+        if seed is None:
+            return
+        if seed.url.startswith(_URL_PREFIXES):
+            kind, candidates = _SITEMAP, [seed.url]
+        else:  # Nutch's generateSitemapsFromHostname: the first scheme accepted
+            kind, candidates = _HOST, [p + seed.url + "/" for p in _URL_PREFIXES]
+        for candidate in candidates:
+            url = self._cleaner.clean(candidate)
+            if not isinstance(url, Rejection):
+                if kind == _SITEMAP:
+                    self.seeds_.inc()
+                yield _host_of(url), (kind, url)
+                return
+        self.filtered.inc()
+
+
+class _WalkFn(beam.DoFn):
+    """One host's sitemaps, fetched one after another (politeness)."""
+
+    def __init__(self, config: SitemapConfig, now_ms: int) -> None:
+        self._config = config
+        self._now_ms = now_ms
+
+    def setup(self) -> None:
+        self._protocols = Protocols(self._config.http)
+        self._robots = RobotsCache(self._config.robots, self._protocols.for_url)
+
+    def process(
+        self, grouped: tuple[str, Iterable[tuple[str, str]]]
+    ) -> Iterator[tuple[str, WebPage]]:
+        walker = SitemapWalker(self._config, self._protocols.for_url, self._robots)
+        for kind, url in sorted(set(grouped[1])):
+            outcomes = walker.walk(url) if kind == _SITEMAP else walker.from_root(url)
+            for outcome in outcomes:
+                if isinstance(outcome, Found):
+                    yield outcome.url, self._page(outcome)
+                else:
+                    Metrics.counter(NAMESPACE, outcome.name).inc(outcome.count)
+
+    def _page(self, found: Found) -> WebPage:
+        interval = self._config.fetch_interval_s
+        return sitemap_page(found.entry, found.url, interval, self._now_ms)
+
+    def teardown(self) -> None:
+        self._protocols.close()
+
+
+class _MergeFn(beam.DoFn):
+    def __init__(self, overwrite: bool) -> None:
+        self._overwrite = overwrite
+
+    def setup(self) -> None:
+        self._counters = {
+            what: Metrics.counter(NAMESPACE, what.value) for what in Merge if what.value
+        }
+
+    def process(
+        self, joined: tuple[str, dict[str, Iterable[WebPage]]]
+    ) -> Iterator[WebPage]:
+        groups = joined[1]
+        listed = preferred(groups["listed"])
+        page, what = merge(listed, latest(groups["current"]), self._overwrite)
+        if what in self._counters:
+            self._counters[what].inc()
+        if page is not None:
+            yield page
+
+
+def _preferred(pages: Iterable[WebPage]) -> WebPage:
+    page = preferred(pages)
+    assert page is not None  # a key only comes with a page
+    return page
+
+
+def _keyed(page: WebPage) -> tuple[str, WebPage]:
+    return page["url"], page
+
+
+def _host_of(url: str) -> str:
+    return (urlsplit(url).hostname or "").lower()
+
+
+class _HostsFn(beam.DoFn):
+    """A crawldb page's host (``host[:port]``), for ``--fromRobots``."""
+
+    def process(self, page: WebPage) -> Iterator[str]:
+        parts = urlsplit(page["url"])
+        if parts.scheme.lower() in ("http", "https") and parts.hostname:
+            port = f":{parts.port}" if parts.port is not None else ""
+            yield parts.hostname.lower() + port
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """``beamcrawl sitemap``: update the crawldb; print a one-line summary."""
+    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(job)
+    print(f"SitemapProcessor: {describe(values)}", file=sys.stderr)
+    return 0
+
+
+def execute(job: JobArgs) -> dict[str, int]:
+    """Run the sitemap job for parsed arguments; returns its counters.
+
+    Raises:
+        ConfigError: neither ``--sitemapUrls`` nor ``--fromRobots``, or a bad
+            property or rule file.
+        SeedError: no files in the ``--sitemapUrls`` directory.
+        CrawlDbLockedError: another job holds the crawldb.
+    """
+    args = job.args
+    if not args.sitemapUrls and not args.fromRobots:
+        raise ConfigError("beamcrawl sitemap: give --sitemapUrls DIR or --fromRobots")
+    config = _config(job)
+    files = list_seed_files(args.sitemapUrls) if args.sitemapUrls else []
+    UrlCleaner(config.urls, "default")  # a bad rule file fails here, not on a worker
+    started_ms = config.fixed_time_ms or now_ms()
+    with versions.locked(args.crawldb, force=args.force):
+        result = _update(job, config, files, started_ms)
+    return counters(result, NAMESPACE)
+
+
+def _update(
+    job: JobArgs, config: SitemapConfig, files: list[str], started_ms: int
+) -> PipelineResult:
+    crawldb = job.args.crawldb
+    existing = versions.current_version(crawldb)
+    with (
+        versions.new_version(crawldb, config.keep_backup) as new_dir,
+        job.pipeline() as pipeline,
+    ):
+        current = (
+            pipeline | "ReadCrawlDb" >> io.ReadWebPages(io.parts_pattern(existing))
+            if existing
+            else pipeline | "NoCrawlDb" >> beam.Create([])
+        )
+        sources = [pipeline | "ReadSitemapUrls" >> ReadSeeds(files)] if files else []
+        if job.args.fromRobots:
+            hosts = (
+                current
+                | "Hosts" >> beam.ParDo(_HostsFn())
+                | "DistinctHosts" >> beam.Distinct()
+            )
+            sources.append(hosts)
+        lines = sources | "AllSources" >> beam.Flatten(pipeline=pipeline)
+        _ = (
+            (lines, current)
+            | "Sitemap" >> Sitemap(config, started_ms)
+            | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+        )
+    return pipeline.result
+
+
+def parser() -> ArgumentParser:
+    """The command line of ``beamcrawl sitemap``."""
+    parser = job_parser(
+        "beamcrawl sitemap", "Inject the URLs of sitemaps into a crawldb."
+    )
+    parser.add_argument("crawldb")
+    parser.add_argument(
+        "--sitemapUrls",
+        metavar="DIR",
+        help="a file or directory of sitemap URLs or host names, one a line",
+    )
+    flags = {
+        "--fromRobots": "read the sitemaps listed in the robots.txt of the "
+        "crawldb's hosts",
+        "--noStrict": "keep URLs outside the sitemap's own directory",
+        "--noFilter": "do not filter URLs",
+        "--noNormalize": "do not normalize URLs",
+        "--force": "override an existing crawldb lock",
+    }
+    for flag, help_ in flags.items():
+        parser.add_argument(flag, action="store_true", help=help_)
+    return parser
+
+
+def _config(job: JobArgs) -> SitemapConfig:
+    config = SitemapConfig.from_properties(job.properties)
+    args = job.args
+    return dataclasses.replace(
+        config,
+        strict=config.strict and not args.noStrict,
+        filter_urls=config.filter_urls and not args.noFilter,
+        normalize=config.normalize and not args.noNormalize,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(run())
