@@ -24,6 +24,8 @@ from crawllib.webpage import ParseStatusRecord, WebPage
 PERM_REFRESH_S = 5
 """A meta refresh shorter than this is a temporary redirect (1.x Fetcher)."""
 CACHING_FORBIDDEN = "caching.forbidden"
+ROBOTS_META = "robots"
+"""Metadata key set to ``noindex`` when meta robots forbids indexing (read by index)."""
 PAGE_METADATA = frozenset({"OriginalCharEncoding", "CharEncodingForConversion"})
 """Parse metadata that 2.x parse-html keeps in the page's metadata."""
 
@@ -99,6 +101,8 @@ class PageParser:
         for key, value in result.metadata:
             if key in PAGE_METADATA:
                 metadata[key] = value.encode("utf-8")
+        if result.noindex:
+            metadata[ROBOTS_META] = b"noindex"
         if result.nocache:
             metadata[CACHING_FORBIDDEN] = config.html.caching_forbidden_policy.encode()
         markers = dict(page["markers"])

@@ -1,0 +1,293 @@
+"""``beamcrawl index INDEX_DIR CRAWLDB SEGMENT...``: Nutch 1.x's IndexingJob.
+
+:class:`IndexPages` joins the crawldb, the segments' parsed pages and the
+linkdb by URL and decides, per URL, an add or a delete
+(:mod:`crawllib.indexing`). Where they go depends on ``--format``:
+
+- ``tantivy`` (default): an embedded index in the local directory
+  INDEX_DIR. The pipeline writes the actions to a scratch directory and the
+  launcher applies them in one tantivy writer (:mod:`crawllib.searchindex`):
+  a URL indexed again replaces its document.
+- ``solr``: :class:`WriteIndexFiles` writes Solr JSON update files
+  ``INDEX_DIR/part-SSSSS-of-NNNNN.json``, to post to ``/update``.
+- ``elasticsearch``: bulk NDJSON ``INDEX_DIR/part-*.ndjson`` for
+  Elasticsearch's or OpenSearch's ``_bulk`` (index ``elastic.index``).
+
+Solr and Elasticsearch files may go to any Beam filesystem (``gs://`` ...).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from functools import partial
+from typing import Any
+
+import apache_beam as beam
+from apache_beam.io.avroio import ReadAllFromAvro
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.io.textio import WriteToText
+from apache_beam.metrics.metric import Metrics
+from apache_beam.options.pipeline_options import GoogleCloudOptions
+from apache_beam.pvalue import PCollection
+from apache_beam.runners.runner import PipelineResult
+
+from crawllib import indexformats, indexing, searchindex
+from crawllib.config import IndexConfig
+from crawllib.errors import ConfigError, CrawlDbMissingError, CrawlError
+from crawllib.indexing import IndexDocument, Outcome
+from crawllib.webpage import WebPage
+from pipelines import io, progress, versions
+from pipelines.options import (
+    ArgumentParser,
+    JobArgs,
+    add_segment_arguments,
+    counters,
+    describe,
+    job_parser,
+    parse_job_args,
+)
+from pipelines.segments import PARSE, part_dirs
+
+NAMESPACE = "IndexerStatus"
+TANTIVY, SOLR, ELASTICSEARCH = "tantivy", "solr", "elasticsearch"
+FORMATS = (TANTIVY, SOLR, ELASTICSEARCH)
+_SUFFIXES = {TANTIVY: ".ndjson", SOLR: ".json", ELASTICSEARCH: ".ndjson"}
+
+Action = tuple[str, IndexDocument | None]
+"""``(url, document)`` to add or replace a document, ``(url, None)`` to delete it."""
+Inputs = (
+    tuple[PCollection[WebPage], PCollection[WebPage]]
+    | tuple[PCollection[WebPage], PCollection[WebPage], PCollection[WebPage]]
+)
+
+
+class IndexPages(beam.PTransform[Inputs, PCollection[Action]]):
+    """``(crawldb, parsed segment pages[, linkdb])`` to index actions.
+
+    The three are joined by URL; a URL's latest fetch in the segments wins.
+    Counters, namespace ``IndexerStatus``, one per
+    :class:`~crawllib.indexing.Outcome`: ``indexed (add/update)``,
+    ``deleted (gone)``, ``deleted (redirects)``, ``deleted (duplicates)``,
+    ``deleted (robots=noindex)``, ``skipped (...)``.
+    """
+
+    def __init__(self, config: IndexConfig) -> None:
+        super().__init__()
+        self._config = config
+
+    def expand(self, inputs: Inputs) -> PCollection[Action]:
+        crawldb, parsed, *linkdb = inputs
+        keyed = {
+            "db": crawldb | "KeyCrawlDb" >> beam.Map(_key_db),
+            "fetch": parsed | "KeyFetches" >> beam.Map(_key_fetch),
+        }
+        if linkdb:
+            keyed["links"] = linkdb[0] | "KeyInlinks" >> beam.Map(_inlinks)
+        return (
+            keyed
+            | "JoinByUrl" >> beam.CoGroupByKey()
+            | "Decide" >> beam.ParDo(_DecideFn(self._config))
+        )
+
+
+def _key_db(page: WebPage) -> tuple[str, WebPage]:
+    """Keyed by URL, without what the indexer does not read (less to shuffle)."""
+    return page["url"], {**page, "text": None, "outlinks": {}, "inlinks": {}}
+
+
+def _key_fetch(page: WebPage) -> tuple[str, WebPage]:
+    return page["url"], {**page, "content": None, "outlinks": {}, "inlinks": {}}
+
+
+def _inlinks(page: WebPage) -> tuple[str, dict[str, str | None]]:
+    return page["url"], page["inlinks"]
+
+
+class _DecideFn(beam.DoFn):
+    def __init__(self, config: IndexConfig) -> None:
+        self._config = config
+
+    def setup(self) -> None:
+        self._counters = {o: Metrics.counter(NAMESPACE, o.value) for o in Outcome}
+
+    def process(self, joined: tuple[str, dict[str, Iterable[Any]]]) -> Iterator[Action]:
+        url, groups = joined
+        db = next(iter(groups["db"]), None)
+        inlinks: dict[str, str | None] = next(iter(groups.get("links", ())), {})
+        fetched = indexing.latest_fetch(groups["fetch"])
+        verdict = indexing.decide(url, db, fetched, inlinks, self._config)
+        self._counters[verdict.outcome].inc()
+        if verdict.document is not None:
+            yield url, verdict.document
+        elif verdict.outcome.deletes:
+            yield url, None
+
+
+class WriteIndexFiles(beam.PTransform[PCollection[Action], PCollection[str]]):
+    """Actions to ``<directory>/part-SSSSS-of-NNNNN`` files; yields their names.
+
+    ``fmt`` ``solr``: Solr JSON update files (each one JSON object of
+    commands, ending with a commit); ``elasticsearch``: bulk NDJSON naming
+    ``index``; ``tantivy``: the staging lines :mod:`crawllib.searchindex`
+    applies.
+    """
+
+    def __init__(self, directory: str, fmt: str, index: str = "nutch") -> None:
+        super().__init__()
+        if fmt not in FORMATS:
+            raise ConfigError(f"unknown index format {fmt!r}: one of {FORMATS}")
+        self._directory = directory
+        self._fmt = fmt
+        self._index = index
+
+    def expand(self, actions: PCollection[Action]) -> PCollection[str]:
+        solr = self._fmt == SOLR
+        return (
+            actions
+            | "Encode" >> beam.MapTuple(_encoder(self._fmt, self._index))
+            | "WriteFiles"
+            >> WriteToText(
+                FileSystems.join(self._directory, io.PART_PREFIX),
+                file_name_suffix=_SUFFIXES[self._fmt],
+                shard_name_template="-SSSSS-of-NNNNN",
+                header=indexformats.SOLR_HEADER if solr else None,
+                footer=indexformats.SOLR_FOOTER if solr else None,
+            )
+        )
+
+
+def _encoder(fmt: str, index: str) -> Any:
+    if fmt == SOLR:
+        return indexformats.solr_line
+    if fmt == ELASTICSEARCH:
+        return partial(indexformats.elastic_lines, index=index)
+    return indexformats.action_line
+
+
+def read_actions(directory: str) -> Iterator[Action]:
+    """The actions in the staging files :class:`WriteIndexFiles` wrote (tantivy)."""
+    for path, _ in io.part_paths(FileSystems.join(directory, "part-*")):
+        with io.open_raw(path) as stream:
+            for raw in stream.read().decode("utf-8").splitlines():
+                if raw.strip():
+                    yield indexformats.read_action_line(raw)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """``beamcrawl index``: index the segments; print a one-line summary."""
+    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(job)
+    print(f"Indexer: {describe(values)}", file=sys.stderr)
+    if job.args.format == TANTIVY:
+        count = searchindex.document_count(job.args.index_dir)
+        print(f"Indexer: {count} documents in {job.args.index_dir}", file=sys.stderr)
+    return 0
+
+
+def execute(job: JobArgs) -> dict[str, int]:
+    """Run the index job for parsed arguments; returns its counters."""
+    config = IndexConfig.from_properties(job.properties)
+    if job.args.deleteGone:
+        config = dataclasses.replace(config, delete=True)
+    fmt, index_dir = job.args.format, job.args.index_dir
+    _check_target(fmt, index_dir)
+    crawldb = versions.require(job.args.crawldb)
+    linkdb = _linkdb(job.args.linkdb)
+    sources = part_dirs(job.args.segments, job.args.dir, PARSE, "index")
+    for source in sources:
+        io.check_parts(io.parts_pattern(source))
+    if fmt != TANTIVY:
+        return counters(
+            _index(job, config, crawldb, sources, linkdb, index_dir), NAMESPACE
+        )
+    temp = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
+    staging = io.scratch_dir(temp)
+    try:
+        result = _index(job, config, crawldb, sources, linkdb, staging)
+        searchindex.apply_actions(index_dir, read_actions(staging))
+    finally:
+        io.remove_dir(staging)
+    return counters(result, NAMESPACE)
+
+
+def _index(
+    job: JobArgs,
+    config: IndexConfig,
+    crawldb: str,
+    sources: list[str],
+    linkdb: str | None,
+    out_dir: str,
+) -> PipelineResult:
+    with progress.shown(), job.pipeline() as pipeline:
+        db = (
+            pipeline
+            | "ReadCrawlDb" >> io.ReadWebPages(crawldb)
+            | "ShowProgress" >> progress.ShowProgress("index")
+        )
+        parsed = (
+            pipeline
+            | "ListParses" >> beam.Create([io.parts_pattern(s) for s in sources])
+            | "ReadParses" >> ReadAllFromAvro()
+        )
+        inputs: Inputs = (db, parsed)
+        if linkdb is not None:
+            inputs = (db, parsed, pipeline | "ReadLinkDb" >> io.ReadWebPages(linkdb))
+        _ = (
+            inputs
+            | "IndexPages" >> IndexPages(config)
+            | "WriteIndex"
+            >> WriteIndexFiles(out_dir, job.args.format, config.elastic_index)
+        )
+    return pipeline.result
+
+
+def _check_target(fmt: str, index_dir: str) -> None:
+    """A tantivy index is local; Solr/ES files must not mix with older ones."""
+    if fmt == TANTIVY:
+        if not io.is_local(index_dir):
+            raise ConfigError(
+                f"beamcrawl index: a tantivy index must be on this machine's disk, "
+                f"not {index_dir}; use --format solr or elasticsearch for a store"
+            )
+        return
+    if io.part_paths(FileSystems.join(index_dir, "part-*")):
+        raise CrawlError(
+            f"beamcrawl index: {index_dir} already holds part files; "
+            "post and remove them, or give another directory"
+        )
+
+
+def _linkdb(linkdb: str | None) -> str | None:
+    if linkdb is None:
+        return None
+    current = versions.current_version(linkdb)
+    if current is None:
+        raise CrawlDbMissingError(f"no linkdb at {linkdb} (run invertlinks first)")
+    return io.parts_pattern(current)
+
+
+def parser() -> ArgumentParser:
+    """The command line of ``beamcrawl index``."""
+    parser = job_parser("beamcrawl index", "Index parsed segments for search.")
+    parser.add_argument("index_dir", metavar="INDEX_DIR")
+    parser.add_argument("crawldb", metavar="CRAWLDB")
+    add_segment_arguments(parser, "every parsed segment in this directory")
+    parser.add_argument("--linkdb", metavar="LINKDB", help="anchors from this linkdb")
+    parser.add_argument(
+        "--deleteGone",
+        action="store_true",
+        help="delete gone, redirected and duplicate pages (indexer.delete)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=TANTIVY,
+        help="tantivy index (default), Solr JSON or Elasticsearch bulk files",
+    )
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(run())
