@@ -9,6 +9,13 @@ robots.txt, fetch, and follow or record redirects. Items dropped without a
 fetch (time limit, too many exceptions on their queue, robots.txt deferred
 too often, DNS failure in byIP mode) are not written, as in Nutch: the
 crawldb keeps their old state. ``Fetcher.stats`` counts them.
+
+Progress: every :data:`REPORT_EVERY_S` the fetcher logs a line of pages,
+bytes, pages/s, queues and, when the fetch list's size is given, the ETA
+(:mod:`crawllib.progress`); a caller with a live display passes
+``on_progress`` instead, which gets a :class:`~crawllib.progress.FetchSnapshot`
+every :data:`SHOW_EVERY_S` in place of the periodic lines. The last line is
+logged either way.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from crawllib.fetched import (
     with_redirect_recorded,
 )
 from crawllib.fetchqueues import FetchItem, FetchQueues
+from crawllib.progress import FetchSnapshot, fetch_line
 from crawllib.protocol import FetchResult, Protocol
 from crawllib.protocol.robots import Defer, RobotRules, RobotsCache
 from crawllib.redirects import RedirectTargets, choose_repr
@@ -37,6 +45,8 @@ from crawllib.webpage import WebPage
 
 _LOG = logging.getLogger(__name__)
 REPORT_EVERY_S = 5.0
+SHOW_EVERY_S = 0.25
+"""How often ``on_progress`` gets a snapshot (at most; the caller wakes each 1 s)."""
 
 
 @dataclass
@@ -45,6 +55,8 @@ class FetcherStats:
 
     pages: int = 0
     bytes: int = 0
+    done: int = 0
+    """Fetch-list items written (redirect hops are pages, not items)."""
     dropped: collections.Counter[str] = field(default_factory=collections.Counter)
     """Items not written, by reason (Nutch's fetcher counter names)."""
 
@@ -59,6 +71,8 @@ class Fetcher:
         resolve: host to IP for ``fetcher.queue.mode=byIP``.
         clock: monotonic seconds (politeness and limits).
         wall_ms: epoch milliseconds (the fetchTime written).
+        on_progress: takes a snapshot every :data:`SHOW_EVERY_S` (a live
+            display), in place of the periodic log line.
     """
 
     def __init__(
@@ -69,6 +83,7 @@ class Fetcher:
         resolve: Callable[[str], str | None] = resolve_ipv4,
         clock: Callable[[], float] = time.monotonic,
         wall_ms: Callable[[], int] = lambda: int(time.time() * 1000),
+        on_progress: Callable[[FetchSnapshot], None] | None = None,
     ) -> None:
         self._config = config
         self._protocol_for = protocol_for
@@ -77,6 +92,7 @@ class Fetcher:
         self._ips: dict[str, str | None] = {}
         self._clock = clock
         self._wall_ms = wall_ms
+        self._on_progress = on_progress
         self._redirects = RedirectTargets(
             config.urls,
             config.max_outlink_length,
@@ -99,8 +115,15 @@ class Fetcher:
         self._stopped = False
         self.stats = FetcherStats()
 
-    def run(self, pages: Iterable[WebPage]) -> Iterator[WebPage]:
-        """Fetch ``pages``; yield each fetched page (and redirect hop) when done."""
+    def run(
+        self, pages: Iterable[WebPage], total: int | None = None
+    ) -> Iterator[WebPage]:
+        """Fetch ``pages``; yield each fetched page (and redirect hop) when done.
+
+        Args:
+            pages: the fetch list.
+            total: how many ``pages`` there are, for the ETA (None: unknown).
+        """
         started = self._clock()
         workers = [
             threading.Thread(target=self._work, name=f"fetcher-{n}", daemon=True)
@@ -118,9 +141,10 @@ class Fetcher:
                 yield from batch
                 if done:
                     break
-                if self._clock() - reported >= REPORT_EVERY_S:
-                    reported = self._clock()
-                    self._report(reported - started)
+                now = self._clock()
+                if now - reported >= self._report_every_s:
+                    reported = now
+                    self._report(now - started, total, final=False)
         finally:
             with self._cond:
                 self._stopped = True
@@ -128,7 +152,11 @@ class Fetcher:
                 self._wake_all()
             for worker in workers:
                 worker.join()
-        self._report(self._clock() - started)
+        self._report(self._clock() - started, total, final=True)
+
+    @property
+    def _report_every_s(self) -> float:
+        return REPORT_EVERY_S if self._on_progress is None else SHOW_EVERY_S
 
     # -- the caller's side: feeding and collecting ----------------------------
 
@@ -188,23 +216,28 @@ class Fetcher:
             and self._queues.in_progress == 0
         )
 
-    def _report(self, elapsed_s: float) -> None:
+    def _report(self, elapsed_s: float, total: int | None, final: bool) -> None:
+        """Show a snapshot (``on_progress``) or log it; the last one is logged."""
+        snapshot = self.snapshot(elapsed_s, total)
+        if self._on_progress is not None:
+            self._on_progress(snapshot)
+        if final or self._on_progress is None:
+            _LOG.info("%s", fetch_line(snapshot))
+
+    def snapshot(self, elapsed_s: float, total: int | None = None) -> FetchSnapshot:
+        """The counts now; ``done`` counts dropped items as finished."""
         stats = self.stats
         with self._cond:
-            queues, queued = (
-                sum(1 for _ in self._queues.busy_queues()),
-                self._queues.queued,
+            return FetchSnapshot(
+                pages=stats.pages,
+                bytes=stats.bytes,
+                done=stats.done + sum(stats.dropped.values()),
+                total=total,
+                queues=sum(1 for _ in self._queues.busy_queues()),
+                queued=self._queues.queued,
+                active=self._queues.in_progress,
+                elapsed_s=elapsed_s,
             )
-            active = self._queues.in_progress
-        _LOG.info(
-            "fetched %d pages, %d bytes, %.1f pages/s; %d queues, %d queued, %d active",
-            stats.pages,
-            stats.bytes,
-            stats.pages / elapsed_s if elapsed_s > 0 else 0.0,
-            queues,
-            queued,
-            active,
-        )
 
     # -- the workers' side ----------------------------------------------------
 
@@ -314,6 +347,8 @@ class Fetcher:
                 self._queues.add(follow, now, first=True)
             self._out.append(page)
             self.stats.pages += 1
+            if item.redirects == 0:
+                self.stats.done += 1
             self.stats.bytes += len(result.content or b"")
             self._out_ready.notify()
             if follow is not None:

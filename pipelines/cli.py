@@ -37,10 +37,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "readseg": ("pipelines.readseg", "list or dump a segment"),
     "dedup": ("pipelines.dedup", "mark duplicate pages in a crawldb"),
     "invertlinks": ("pipelines.invertlinks", "build a linkdb of inlinks"),
+    "sitemap": ("pipelines.sitemap", "inject the URLs of sitemaps into a crawldb"),
     "parsechecker": ("pipelines.parsechecker", "fetch and parse one URL"),
     "normalizerchecker": ("pipelines.checkers", "normalize URLs read from stdin"),
     "filterchecker": ("pipelines.checkers", "filter URLs read from stdin"),
     "demo": ("pipelines.demo", "crawl a bundled sample site served on loopback"),
+    "warc": ("pipelines.warc", "write segments' fetches as WARC/1.1 files"),
+    "index": ("pipelines.index", "index parsed pages (tantivy, Solr or Elasticsearch)"),
+    "search": ("pipelines.search", "search a tantivy index built by index"),
 }
 
 _NOISE = (

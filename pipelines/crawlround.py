@@ -31,7 +31,7 @@ from crawllib.config import FetcherConfig, GenerateConfig, UpdateConfig
 from crawllib.dedup import DedupConfig
 from crawllib.schedule import may_be_due
 from crawllib.webpage import WebPage
-from pipelines import dedup, fetch, io, parse, updatedb, versions
+from pipelines import dedup, fetch, io, parse, progress, updatedb, versions
 from pipelines.options import JobArgs, counters, now_ms
 from pipelines.segments import (
     FETCH,
@@ -87,10 +87,17 @@ def execute(
             versions.new_version(crawldb, update_config.keep_backup) as new_dir,
         ):
             pattern = versions.require(crawldb)  # read under the lock
-            with job.pipeline() as pipeline:
+            lists = [
+                io.parts_pattern(FileSystems.join(segment, GENERATE))
+                for segment in segments
+            ]
+            with progress.shown() as board, job.pipeline() as pipeline:
+                if board.live:
+                    board.expect("fetch", sum(map(progress.count_records, lists)))
                 records = []
-                for n, segment in enumerate(segments):
-                    fetch_list = io.parts_pattern(FileSystems.join(segment, GENERATE))
+                for n, (segment, fetch_list) in enumerate(
+                    zip(segments, lists, strict=True)
+                ):
                     fetched = (
                         pipeline
                         | f"ReadFetchList{n}" >> io.ReadWebPages(fetch_list)
@@ -106,7 +113,11 @@ def execute(
                         stages[segment][PARSE]
                     )
                     records.append(for_update)
-                current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+                current = (
+                    pipeline
+                    | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+                    | "ShowProgress" >> progress.ShowProgress("updatedb")
+                )
                 _ = (
                     (current, records | "AllRecords" >> beam.Flatten())
                     | "UpdateDb" >> UpdateDb(update_config, now_ms())

@@ -5,14 +5,18 @@ The sample site (package data, ``pipelines/demosite``) is two hosts: the
 permanent redirect, a gone page, a meta refresh, a GBK-encoded page and a
 duplicate. The command serves them itself, crawls them for three rounds
 into DIR (default: a new temporary directory) and prints the crawldb
-statistics, like ``readdb --stats``. Beam flags pass through; Dataflow is
-refused, as its workers cannot reach this machine's loopback.
+statistics, like ``readdb --stats``, then a report (:func:`report`): what
+was crawled (URL, Nutch's db status, title), where the files are, and the
+commands to try next. Beam flags pass through; Dataflow is refused, as its
+workers cannot reach this machine's loopback.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import pathlib
+import shlex
 import socket
 import sys
 import tempfile
@@ -20,10 +24,20 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TextIO, cast
+
+import fastavro
+from apache_beam.io.filesystems import FileSystems
+from rich import box
+from rich.console import Console
+from rich.table import Table
 
 from crawllib.errors import ConfigError
-from pipelines import crawl, readdb, runners
+from crawllib.status import CrawlStatus, crawl_status_label
+from crawllib.webpage import WebPage
+from pipelines import crawl, io, readdb, runners, versions
 from pipelines.options import job_parser, parse_job_args
+from pipelines.segments import list_segments
 
 REDIRECTS = {"/old-news.html": "/about.html"}
 """Paths that answer 301 (the others are files, or 404)."""
@@ -154,7 +168,85 @@ def run(argv: Sequence[str] | None = None) -> int:
     finally:
         site.stop()
     print(f"demo: crawl directory {crawl_dir}", file=sys.stderr)
-    return readdb.run([f"{crawl_dir}/crawldb", "--stats", *job.beam_flags])
+    code = readdb.run([f"{crawl_dir}/crawldb", "--stats", *job.beam_flags])
+    report(crawl_dir, sys.stdout)
+    return code
+
+
+SEARCH_WORD = "lighthouse"
+"""A word of the sample site's pages, for the search command the report shows."""
+
+
+def report(crawl_dir: str, out: TextIO) -> None:
+    """Print what was crawled, where the files are, and the commands to try next.
+
+    A rich table on a terminal; elsewhere plain aligned columns, no escapes.
+    """
+    rows = crawled(FileSystems.join(crawl_dir, "crawldb"))
+    console = Console(file=out, highlight=False)
+    print(f"\nCrawled {len(rows)} URLs:", file=out)
+    if console.is_terminal:
+        table = Table("URL", "Status", "Title", box=box.SIMPLE_HEAD)
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    else:
+        print(aligned([("URL", "STATUS", "TITLE"), *rows]), file=out)
+    print("", *next_steps(crawl_dir), sep="\n", file=out)
+
+
+def crawled(crawldb: str) -> list[tuple[str, str, str]]:
+    """(URL, db status name, title) of each crawldb record, by URL."""
+    rows = []
+    for path, _ in io.part_paths(versions.require(crawldb)):
+        with io.open_raw(path) as stream:
+            for record in fastavro.reader(stream):
+                page = cast(WebPage, record)
+                status = _db_status(page["status"])
+                rows.append((page["url"], status, page["title"] or ""))
+    return sorted(rows)
+
+
+def _db_status(code: int) -> str:
+    """Nutch 1.x's name of a status (``db_fetched``); readdb's for unknown codes."""
+    try:
+        return CrawlStatus(code).db_label
+    except ValueError:
+        return crawl_status_label(code)
+
+
+def aligned(rows: list[tuple[str, ...]]) -> str:
+    """Rows as columns padded to their widest cell (the last one unpadded)."""
+    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]) - 1)]
+    lines = [
+        "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]])
+        for row in rows
+    ]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def next_steps(crawl_dir: str) -> list[str]:
+    """Where the crawl's files are and the commands to try on them, paths filled in."""
+    path = functools.partial(FileSystems.join, crawl_dir)
+    crawldb, segments, linkdb = path("crawldb"), path("segments"), path("linkdb")
+    index, found = path("index"), list_segments(segments)
+    segment = found[-1] if found else FileSystems.join(segments, "SEGMENT")
+    commands = [
+        ["readdb", crawldb, "--stats"],
+        ["readseg", segment, "--list"],
+        ["warc", path("warc"), "--dir", segments],
+        ["index", index, crawldb, "--dir", segments, "--linkdb", linkdb],
+        ["search", index, SEARCH_WORD],
+    ]
+    return [
+        "Files:",
+        f"  crawldb   {crawldb}",
+        f"  segments  {segments}",
+        f"  linkdb    {linkdb}",
+        "",
+        "Next, try:",
+        *(f"  beamcrawl {shlex.join(command)}" for command in commands),
+    ]
 
 
 if __name__ == "__main__":

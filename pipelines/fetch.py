@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence, Sized
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -29,7 +29,7 @@ from crawllib.protocol.robots import RobotsCache
 from crawllib.selection import PARTITION_MARKER
 from crawllib.status import protocol_status_label
 from crawllib.webpage import WebPage
-from pipelines import io, parse
+from pipelines import io, parse, progress
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -62,6 +62,9 @@ class Fetch(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
     ``bytes_downloaded`` and the items dropped unwritten
     (``hit_by_timelimit``, ``above_exception_threshold``,
     ``robots_defer_visits_dropped``, ``dns_lookup_failed``).
+
+    Progress: on the ``fetch`` line of the process's board
+    (``pipelines.progress``) when it is live, else in the fetcher's log lines.
     """
 
     def __init__(self, config: FetcherConfig) -> None:
@@ -94,8 +97,14 @@ class _FetchFn(beam.DoFn):
     def process(self, keyed: tuple[str, Iterable[WebPage]]) -> Iterator[WebPage]:
         partition, pages = keyed
         _LOG.info("fetching partition %s", partition)
-        fetcher = Fetcher(self._config, self._protocols.for_url, self._robots)
-        for page in fetcher.run(pages):
+        fetcher = Fetcher(
+            self._config,
+            self._protocols.for_url,
+            self._robots,
+            on_progress=progress.fetch_hook(),
+        )
+        total = len(pages) if isinstance(pages, Sized) else None
+        for page in fetcher.run(pages, total):
             status = page["protocolStatus"]
             code = status["code"] if status else 0
             Metrics.counter(STATUS_NAMESPACE, protocol_status_label(code)).inc()
@@ -122,14 +131,14 @@ def execute(job: JobArgs) -> dict[str, int]:
     segment = job.args.segment
     parse_config = parse.parse_config(job) if config.parse else None
     stages = staged_parts(segment, (FETCH, PARSE) if parse_config else (FETCH,))
+    fetch_list = io.parts_pattern(FileSystems.join(segment, GENERATE))
     try:
-        with job.pipeline() as pipeline:
+        with progress.shown() as board, job.pipeline() as pipeline:
+            if board.live:
+                board.expect("fetch", progress.count_records(fetch_list))
             fetched = (
                 pipeline
-                | "ReadFetchList"
-                >> io.ReadWebPages(
-                    io.parts_pattern(FileSystems.join(segment, GENERATE))
-                )
+                | "ReadFetchList" >> io.ReadWebPages(fetch_list)
                 | "Fetch" >> Fetch(config)
             )
             _ = fetched | "WriteFetched" >> io.WriteWebPages(stages[FETCH])

@@ -32,7 +32,7 @@ from crawllib.selection import (
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.urls.partition import UrlPartitioner
 from crawllib.webpage import WebPage
-from pipelines import io, versions
+from pipelines import io, progress, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -268,10 +268,11 @@ def _run_once(
     stages: list[str],
     new_db: str | None,
 ) -> PipelineResult:
-    with job.pipeline() as pipeline:
+    with progress.shown(), job.pipeline() as pipeline:
         outputs = (
             pipeline
             | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            | "ShowProgress" >> progress.ShowProgress("generate")
             | "Generate" >> Generate(config, *times, names)
         )
         for number, stage in enumerate(stages, start=1):

@@ -23,26 +23,25 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import apache_beam as beam
 from apache_beam.io.avroio import ReadAllFromAvro
-from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib import linkdb
 from crawllib.config import LinkDbConfig
-from crawllib.errors import ConfigError, CrawlError
 from crawllib.linkdb import Inlink, InlinkSet, LinkInverter, LinkSkip
 from crawllib.webpage import WebPage
 from pipelines import io, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
+    add_segment_arguments,
     counters,
     describe,
     job_parser,
     parse_job_args,
 )
-from pipelines.segments import PARSE, list_segments
+from pipelines.segments import PARSE, part_dirs
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "LinkDb"
@@ -173,7 +172,7 @@ def execute(job: JobArgs) -> dict[str, int]:
     if config.ignore_internal and config.ignore_external:
         _LOG.warning("internal and external links are ignored: nothing to do")
         return {}
-    sources = _parse_dirs(job.args.segments, job.args.dir)
+    sources = part_dirs(job.args.segments, job.args.dir, PARSE, "invertlinks")
     LinkInverter(config)  # a bad rule file fails here, not on a worker
     target = job.args.linkdb
     with (
@@ -208,36 +207,11 @@ def _invert(
     return pipeline.result
 
 
-def _parse_dirs(segments: Sequence[str], segment_dirs: Sequence[str]) -> list[str]:
-    """The ``parse/`` directories to invert: each named segment's, then --dir's."""
-    sources = []
-    for segment in segments:
-        source = FileSystems.join(segment, PARSE)
-        if not io.has_parts(source):
-            raise CrawlError(f"segment {segment} is not parsed (no {source})")
-        sources.append(source)
-    for directory in segment_dirs:
-        found = list_segments(directory, (PARSE,))
-        if not found:
-            raise CrawlError(f"no parsed segments in {directory}")
-        sources.extend(FileSystems.join(segment, PARSE) for segment in found)
-    if not sources:
-        raise ConfigError("beamcrawl invertlinks: give a SEGMENT or --dir SEGMENTS_DIR")
-    return list(dict.fromkeys(sources))
-
-
 def parser() -> ArgumentParser:
     """The command line of ``beamcrawl invertlinks``."""
     parser = job_parser("beamcrawl invertlinks", "Build or update a linkdb.")
     parser.add_argument("linkdb")
-    parser.add_argument("segments", nargs="*", metavar="SEGMENT")
-    parser.add_argument(
-        "--dir",
-        action="append",
-        default=[],
-        metavar="SEGMENTS_DIR",
-        help="every parsed segment in this directory",
-    )
+    add_segment_arguments(parser, "every parsed segment in this directory")
     parser.add_argument("--noNormalize", action="store_true", help="no normalizers")
     parser.add_argument("--noFilter", action="store_true", help="no URL filters")
     parser.add_argument("--force", action="store_true", help="override a lock")

@@ -66,6 +66,19 @@ def job_parser(prog: str, description: str) -> ArgumentParser:
     return parser
 
 
+def add_segment_arguments(parser: ArgumentParser, dir_help: str) -> None:
+    """``SEGMENT...`` and a repeatable ``--dir SEGMENTS_DIR``, as segment readers take.
+
+    Args:
+        parser: the command's parser.
+        dir_help: what ``--dir`` takes, for ``--help``.
+    """
+    parser.add_argument("segments", nargs="*", metavar="SEGMENT")
+    parser.add_argument(
+        "--dir", action="append", default=[], metavar="SEGMENTS_DIR", help=dir_help
+    )
+
+
 @dataclass(frozen=True)
 class JobArgs:
     """A command line split into beamcrawl's arguments and Beam's options."""

@@ -40,7 +40,13 @@ from crawllib.errors import ConfigError, CrawlError
 from crawllib.status import CrawlStatus
 from crawllib.webpage import WebPage, to_json_line
 from pipelines import io
-from pipelines.options import ArgumentParser, JobArgs, job_parser, parse_job_args
+from pipelines.options import (
+    ArgumentParser,
+    JobArgs,
+    add_segment_arguments,
+    job_parser,
+    parse_job_args,
+)
 from pipelines.segments import FETCH, GENERATE, PARSE, PARTS, list_segments
 
 HEADER = "NAME\t\tGENERATED\tFETCHER START\t\tFETCHER END\t\tFETCHED\tPARSED"
@@ -233,14 +239,7 @@ def _scratch(job: JobArgs) -> str:
 def parser() -> ArgumentParser:
     """The command line of ``beamcrawl readseg``."""
     parser = job_parser("beamcrawl readseg", "List or dump segments.")
-    parser.add_argument("segments", nargs="*", metavar="SEGMENT")
-    parser.add_argument(
-        "--dir",
-        action="append",
-        default=[],
-        metavar="SEGMENTS_DIR",
-        help="every segment in this directory (with --list)",
-    )
+    add_segment_arguments(parser, "every segment in this directory (with --list)")
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--list", action="store_true", help="one line per segment")
     mode.add_argument("--dump", metavar="OUT_DIR", help="write records as JSON lines")

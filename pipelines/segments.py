@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from apache_beam.io.filesystems import FileSystems
 
-from crawllib.errors import CrawlError
+from crawllib.errors import ConfigError, CrawlError
 from pipelines import io
 
 _LOG = logging.getLogger(__name__)
@@ -131,3 +131,29 @@ def remove_staged(staged: dict[str, str]) -> None:
     """Remove what is left of staged parts (nothing, once installed)."""
     for path in staged.values():
         io.remove_dir(path)
+
+
+def part_dirs(
+    segments: Sequence[str], segment_dirs: Sequence[str], part: str, command: str
+) -> list[str]:
+    """The ``part`` directories of the named segments, then of each ``--dir``'s.
+
+    Raises:
+        CrawlError: a named segment lacks ``part``, a directory has none.
+        ConfigError: neither a segment nor a directory given.
+    """
+    found = []
+    done = {GENERATE: "generated", FETCH: "fetched", PARSE: "parsed"}[part]
+    for segment in segments:
+        source = FileSystems.join(segment, part)
+        if not io.has_parts(source):
+            raise CrawlError(f"segment {segment} is not {done} (no {source})")
+        found.append(source)
+    for directory in segment_dirs:
+        listed = list_segments(directory, (part,))
+        if not listed:
+            raise CrawlError(f"no {done} segments in {directory}")
+        found.extend(FileSystems.join(segment, part) for segment in listed)
+    if not found:
+        raise ConfigError(f"beamcrawl {command}: give a SEGMENT or --dir SEGMENTS_DIR")
+    return list(dict.fromkeys(found))

@@ -27,7 +27,7 @@ from crawllib.status import crawl_status_label
 from crawllib.update import Inlink, choose_record, links_from, update_page
 from crawllib.urls.cleaner import UrlCleaner
 from crawllib.webpage import WebPage, latest
-from pipelines import io, versions
+from pipelines import io, progress, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -211,9 +211,14 @@ def _update(
 ) -> PipelineResult:
     with (
         versions.new_version(crawldb, config.keep_backup) as new_dir,
+        progress.shown(),
         job.pipeline() as pipeline,
     ):
-        current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+        current = (
+            pipeline
+            | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            | "ShowProgress" >> progress.ShowProgress("updatedb")
+        )
         parts = [
             pipeline
             | f"Read{part.title()}{n}" >> io.ReadWebPages(io.parts_pattern(path))

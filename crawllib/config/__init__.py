@@ -9,6 +9,7 @@ through :func:`load_properties`.
 """
 
 from crawllib.config.fetch import FetcherConfig, HttpConfig, RobotsConfig
+from crawllib.config.index import IndexConfig
 from crawllib.config.jobs import GenerateConfig, InjectConfig, StatsConfig
 from crawllib.config.parse import HtmlConfig, ParseConfig
 from crawllib.config.properties import (
@@ -18,6 +19,7 @@ from crawllib.config.properties import (
     plugin_active,
     read_site_file,
 )
+from crawllib.config.sitemap import SitemapConfig
 from crawllib.config.update import (
     LinkDbConfig,
     ScheduleConfig,
@@ -32,6 +34,7 @@ __all__ = [
     "GenerateConfig",
     "HtmlConfig",
     "HttpConfig",
+    "IndexConfig",
     "InjectConfig",
     "LinkDbConfig",
     "ParseConfig",
@@ -40,6 +43,7 @@ __all__ = [
     "RobotsConfig",
     "ScheduleConfig",
     "ScoringConfig",
+    "SitemapConfig",
     "StatsConfig",
     "UpdateConfig",
     "UrlConfig",

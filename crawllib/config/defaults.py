@@ -27,6 +27,12 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "http.accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
     "http.accept.charset": "utf-8,iso-8859-1;q=0.7,*;q=0.7",
     "http.store.responsetime": "true",
+    # beamcrawl: true (Nutch: false): what a WARC export needs (README, warc)
+    "store.ip.address": "true",
+    "store.http.request": "true",
+    "store.http.headers": "true",
+    "warc.export.max.size": "1000000000",  # beamcrawl's own (warc command)
+    "warc.export.ispartof": "",
     "http.enable.if.modified.since.header": "true",
     "http.enable.cookie.header": "true",
     "http.redirect.max": "0",
@@ -79,6 +85,13 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "linkdb.ignore.internal.links": "true",
     "linkdb.ignore.external.links": "false",
     "indexer.score.power": "0.5",
+    "indexer.max.title.length": "100",
+    "indexer.max.content.length": "-1",
+    "indexer.skip.notmodified": "false",
+    "indexer.delete": "false",
+    "indexer.delete.robots.noindex": "false",
+    "anchorIndexingFilter.deduplicate": "false",
+    "elastic.index": "nutch",  # indexer-elastic's index name
     # --- generate, partition (11.3)
     "generate.max.count": "-1",
     "generate.count.mode": "host",

@@ -15,6 +15,7 @@ import pytest
 from crawllib.config import FetcherConfig, load_properties
 from crawllib.fetched import REDIRECT_DISCOVERED
 from crawllib.fetcher import Fetcher
+from crawllib.progress import FetchSnapshot
 from crawllib.protocol.registry import Protocols
 from crawllib.protocol.robots import RobotsCache
 from crawllib.status import CrawlStatus, ProtocolStatus
@@ -330,3 +331,36 @@ def test_followed_redirect_asks_the_server_for_its_own_bytes(
     assert _code(pages[hop]) is ProtocolStatus.SUCCESS
     assert pages[hop]["content"] == b"<html>here</html>"
     assert raw_site.requested() == [b"/robots.txt", b"/dir/start", request_target]
+
+
+def test_progress_snapshots_count_list_items_not_redirect_hops(site, caplog):
+    # two list items, one of them followed through a redirect: three pages
+    urls = [site.url("/redirect/301?to=/page/hop-target"), site.url("/page/plain")]
+    config = _config(http_redirect_max=3)
+    protocols = Protocols(config.http)
+    shown: list[FetchSnapshot] = []
+    fetcher = Fetcher(config, protocols.for_url, None, on_progress=shown.append)
+    caplog.set_level("INFO", logger="crawllib.fetcher")
+    try:
+        pages = list(fetcher.run((new_page(u, fetchTime=1) for u in urls), total=2))
+    finally:
+        protocols.close()
+    assert len(pages) == 3
+    last = shown[-1]  # the last snapshot is shown and logged
+    assert (last.pages, last.done, last.total) == (3, 2, 2)
+    assert (last.queued, last.active) == (0, 0)
+    assert last.bytes == fetcher.stats.bytes
+    assert [s.done for s in shown] == sorted(s.done for s in shown)
+    lines = [r.getMessage() for r in caplog.records if r.name == "crawllib.fetcher"]
+    assert len(lines) == 1  # with a display, no periodic lines
+    assert lines[0].startswith(f"fetched 3 pages (2 of 2 listed), {last.bytes} bytes")
+    assert lines[0].endswith("; 0 queues, 0 queued, 0 active; ETA 0:00")
+
+
+def test_without_a_display_the_last_line_is_logged_without_an_eta(site, caplog):
+    caplog.set_level("INFO", logger="crawllib.fetcher")
+    _, stats = _fetch(_config(), [site.url("/page/alone")])
+    lines = [r.getMessage() for r in caplog.records if r.name == "crawllib.fetcher"]
+    assert lines[-1].startswith(f"fetched 1 pages, {stats.bytes} bytes, ")
+    assert "ETA" not in lines[-1]
+    assert stats.done == 1

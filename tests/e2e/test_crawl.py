@@ -123,27 +123,6 @@ def test_updatedb_killed_midway_leaves_the_crawldb_whole(tmp_path, demo_site):
     assert len(read_pages(crawldb / "current")) == len(before)
 
 
-def test_the_demo_command(tmp_path):
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pipelines.cli",
-            "demo",
-            "--dir",
-            str(tmp_path / "demo"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "TOTAL urls:\t14" in done.stdout
-    assert "status 7 (status_duplicate):\t1" in done.stdout
-    assert "round 3: generated 4" in done.stderr
-
-
 def test_invertlinks_runs_beside_the_loop_and_its_failure_ends_the_crawl(
     tmp_path, demo_site, capsys
 ):
