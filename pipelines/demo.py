@@ -186,7 +186,10 @@ def report(crawl_dir: str, out: TextIO) -> None:
     console = Console(file=out, highlight=False)
     print(f"\nCrawled {len(rows)} URLs:", file=out)
     if console.is_terminal:
-        table = Table("URL", "Status", "Title", box=box.SIMPLE_HEAD)
+        table = Table(box=box.SIMPLE_HEAD)
+        table.add_column("URL", overflow="fold")  # a narrow terminal folds, not cuts
+        table.add_column("Status", no_wrap=True)
+        table.add_column("Title")
         for row in rows:
             table.add_row(*row)
         console.print(table)
