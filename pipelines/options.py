@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
 import apache_beam as beam
 import grpc
@@ -31,39 +31,12 @@ from apache_beam.runners.runner import PipelineResult
 from crawllib.config import Properties, load_properties
 from crawllib.errors import ConfigError
 from pipelines import beamspeed, dryrun, gcpauth, runners
+from pipelines.arguments import ArgumentParser as ArgumentParser  # re-exported
+from pipelines.arguments import job_parser as job_parser  # re-exported
 
 beamspeed.install()
 
 _LOG = logging.getLogger(__name__)
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """An argparse parser whose errors are ConfigError (one line, exit 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise ConfigError(f"{self.prog}: {message}")
-
-
-def job_parser(prog: str, description: str) -> ArgumentParser:
-    """A parser with the options every command takes: ``-D`` and ``--conf``."""
-    parser = ArgumentParser(prog=prog, description=description, allow_abbrev=False)
-    parser.add_argument(
-        "-D",
-        dest="defines",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="set a Nutch property (repeatable)",
-    )
-    parser.add_argument(
-        "--conf",
-        dest="conf_files",
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="a nutch-site.xml (or name=value) file; repeatable, later wins",
-    )
-    return parser
 
 
 def add_segment_arguments(parser: ArgumentParser, dir_help: str) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from crawllib import searchindex
 from crawllib.errors import ConfigError
-from pipelines.options import ArgumentParser, job_parser
+from pipelines.arguments import ArgumentParser, job_parser
 
 _BOLD, _PLAIN = ("\x1b[1m", "\x1b[0m"), ("**", "**")
 

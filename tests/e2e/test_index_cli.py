@@ -1,6 +1,8 @@
 """``beamcrawl index`` and ``beamcrawl search`` on real crawls (real servers)."""
 
 import json
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -238,3 +240,18 @@ def test_index_the_python_docs_crawl(pydocs_crawl, tmp_path, capsys):
     hits = json.loads(capsys.readouterr().out)["hits"]
     assert hits[0]["url"] == f"{pydocs_crawl.base}/tutorial/index.html"
     assert hits[0]["title"] == "The Python Tutorial — Python 3.11.2 documentation"
+
+
+def test_beamcrawl_search_runs_without_importing_beam(demo, tmp_path):
+    """A search is interactive, and importing Beam alone takes most of a second."""
+    _, crawl_dir = demo
+    index_dir = tmp_path / "index"
+    assert _index(crawl_dir, index_dir) == 0
+    probe = (
+        "import sys; from pipelines.cli import main; "
+        f"code = main(['search', {str(index_dir)!r}, 'lighthouse']); "
+        "sys.exit(code or 3 * ('apache_beam' in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Harbour Lighthouse Society" in done.stdout
