@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from apache_beam.io.filesystems import FileSystems
 from cdxj_indexer import CDXJIndexer  # type: ignore[import-untyped]
 from warcio.archiveiterator import ArchiveIterator  # type: ignore[import-untyped]
 
 from crawllib.fetched import IP_ADDRESS, REQUEST, RESPONSE_HEADERS
+from pipelines import io as pipelines_io
 from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES, SITE_DIR, DemoSite
 from tests.avrofiles import read_pages
@@ -72,8 +74,7 @@ def export(tmp_path_factory):
 
 def _records(path):
     with open(path, "rb") as stream:
-        for record in ArchiveIterator(stream, check_digests="raise"):
-            yield record, record.content_stream().read()
+        yield from _records_of(stream)
 
 
 def test_demo_crawl_gives_a_request_and_a_response_per_fetch(export):
@@ -216,3 +217,38 @@ def test_python_docs_crawl_exports_cleanly(pydocs_crawl, tmp_path, capsys):
     assert summary.startswith(
         f"WARC: {len(files)} files, {sum(counts.values())} records, {size} bytes"
     )
+
+
+def _contents(records):
+    return [
+        (record.rec_type, record.rec_headers.get_header("WARC-Target-URI"), payload)
+        for record, payload in records
+        if record.rec_type != "warcinfo"
+    ]
+
+
+@pytest.mark.parametrize("store_name", ["s3_store", "gcs_store"])
+def test_an_export_to_an_object_store_has_the_local_records(
+    export, store_name, request, monkeypatch
+):
+    store = request.getfixturevalue(store_name)
+    for key, value in store.env.items():
+        monkeypatch.setenv(key, value)
+    store.use()
+    out = store.url("warc")
+    segments = str(export.crawl / "segments")
+    assert main(["warc", out, "--dir", segments, *store.flags]) == 0
+
+    listed = FileSystems.match([f"{out}/**"])[0].metadata_list
+    paths = sorted(meta.path for meta in listed)
+    assert [p.rsplit("/", 1)[1].endswith(".warc.gz") for p in paths] == [True]
+    with pipelines_io.open_raw(paths[0]) as stream:
+        remote = list(_records_of(stream))
+    assert remote[0][0].rec_type == "warcinfo"
+    local = [r for path in export.files for r in _records(path)]
+    assert _contents(remote) == _contents(local)
+
+
+def _records_of(stream):
+    for record in ArchiveIterator(stream, check_digests="raise"):
+        yield record, record.content_stream().read()
