@@ -125,7 +125,9 @@ def to_tantivy(doc: IndexDocument) -> tantivy.Document:
             out.add_text(name, value)
     for anchor in doc.anchor:
         out.add_text("anchor", anchor)
-    tstamp = datetime.datetime.fromtimestamp(doc.tstamp_ms / 1000, datetime.UTC)
+    tstamp = datetime.datetime.fromtimestamp(
+        doc.tstamp_ms / 1000, datetime.timezone.utc
+    )
     out.add_date("tstamp", tstamp)
     out.add_float("boost", doc.boost)
     return out

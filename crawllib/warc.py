@@ -31,7 +31,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from io import BytesIO
 from typing import Any
 from urllib.parse import urlsplit
@@ -136,7 +136,7 @@ def warcinfo_record(filename: str, config: WarcConfig, date_ms: int) -> bytes:
 
 def warc_date(epoch_ms: int) -> str:
     """``epoch_ms`` as a WARC-Date: UTC, with milliseconds when there are any."""
-    moment = datetime.fromtimestamp(epoch_ms / 1000, UTC)
+    moment = datetime.fromtimestamp(epoch_ms / 1000, timezone.utc)
     text = moment.strftime("%Y-%m-%dT%H:%M:%S")
     if epoch_ms % 1000:
         text += f".{epoch_ms % 1000:03d}"
