@@ -91,6 +91,18 @@ def check_file(
     return header
 
 
+def count_records(
+    stream: BinaryIO, size: int, schema_name: str, fields: frozenset[str]
+) -> int:
+    """How many records the file holds, from its block headers (nothing decoded).
+
+    Raises:
+        AvroFileError: as :func:`check_file`.
+    """
+    header = read_header(stream, size, schema_name, fields)
+    return sum(block.count for block in _whole_blocks(stream, size, header))
+
+
 @dataclass(frozen=True, slots=True)
 class _Block:
     number: int

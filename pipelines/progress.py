@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import apache_beam as beam
-import fastavro
 from apache_beam.pvalue import PCollection
 from rich.console import Console, RenderableType
 from rich.live import Live
@@ -40,7 +39,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from crawllib import progress
+from crawllib import avrocheck, progress
 from crawllib.progress import FetchSnapshot
 from pipelines import io
 
@@ -302,9 +301,14 @@ def fetch_hook(label: str = "fetch") -> Callable[[FetchSnapshot], None] | None:
 
 
 def count_records(pattern: str) -> int:
-    """How many records the Avro files matching ``pattern`` hold, from block counts."""
+    """How many records the Avro files matching ``pattern`` hold, from block counts.
+
+    Only the block headers are read (:func:`crawllib.avrocheck.count_records`),
+    no block is decompressed.
+    """
+    schema_name, fields = io.webpage_schema_check()
     records = 0
-    for path, _ in io.part_paths(pattern):
+    for path, size in io.part_paths(pattern):
         with io.open_raw(path) as stream:
-            records += sum(block.num_records for block in fastavro.block_reader(stream))
+            records += avrocheck.count_records(stream, size, schema_name, fields)
     return records
