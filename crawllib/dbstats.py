@@ -3,7 +3,8 @@
 :class:`DbStats` is a mergeable accumulator (a Beam CombineFn wraps it);
 :func:`render_text` prints Nutch 1.x's report, :func:`to_json` the same
 figures for scripts. Score quantiles come from outside (the pipeline computes
-them approximately) and are passed in.
+them approximately) and are passed in. Beyond Nutch, the same pass counts the
+four URL states (:mod:`crawllib.urlstates`), printed after the statuses.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crawllib.status import crawl_status_label
+from crawllib.urlstates import UrlStateCounts
 from crawllib.webpage import WebPage
 
 
@@ -36,10 +38,12 @@ class DbStats:
     fetch_time_min: int | None = None
     fetch_time_max: int | None = None
     fetch_time_sum: int = 0
+    states: UrlStateCounts = field(default_factory=UrlStateCounts)
 
-    def add(self, page: WebPage) -> None:
-        """Count one record."""
+    def add(self, page: WebPage, now_ms: int, gen_delay_ms: int) -> None:
+        """Count one record; its URL state as at ``now_ms`` (``crawl.gen.delay``)."""
         self.total += 1
+        self.states.add(page, now_ms, gen_delay_ms)
         status = page["status"]
         self.by_status[status] = self.by_status.get(status, 0) + 1
         retries = page["retriesSinceFetch"]
@@ -79,6 +83,7 @@ class DbStats:
         self.fetch_time_sum += other.fetch_time_sum
         self.fetch_time_min = _min(self.fetch_time_min, other.fetch_time_min)
         self.fetch_time_max = _max(self.fetch_time_max, other.fetch_time_max)
+        self.states.merge(other.states)
 
 
 def _min(a: int | None, b: int | None) -> int | None:
@@ -106,6 +111,7 @@ def to_json(stats: DbStats, quantiles: Mapping[float, float]) -> dict[str, Any]:
 
     Status counts are keyed by status name; times are epoch milliseconds,
     intervals seconds. Score figures are null when no record has a score.
+    ``states``: the four URL states and ``waiting_due``, always all five.
     """
     has_scores = stats.score_count > 0
     total = stats.total
@@ -136,6 +142,7 @@ def to_json(stats: DbStats, quantiles: Mapping[float, float]) -> dict[str, Any]:
             "avg": stats.fetch_time_sum // total if total else None,
             "max": stats.fetch_time_max,
         },
+        "states": stats.states.as_dict(),
     }
 
 
@@ -144,7 +151,8 @@ def render_text(crawldb: str, stats: DbStats, quantiles: Mapping[float, float]) 
 
     Departures: the average score divides by the records that have a score
     (Nutch divides by all, counting NaN as 0), and ``max score`` of a crawldb
-    without scores is not printed as Nutch's ``1.4E-45``.
+    without scores is not printed as Nutch's ``1.4E-45``. Added: the URL
+    states after the status lines (not for an empty crawldb).
     """
     lines = [f"Statistics for CrawlDb: {crawldb}", f"TOTAL urls:\t{stats.total}"]
     if stats.total:
@@ -177,8 +185,20 @@ def render_text(crawldb: str, stats: DbStats, quantiles: Mapping[float, float]) 
         f"status {code} ({crawl_status_label(code)}):\t{count}"
         for code, count in sorted(stats.by_status.items())
     ]
+    if stats.total:
+        lines += _state_lines(stats.states)
     lines.append("CrawlDb statistics: done")
     return "\n".join(lines)
+
+
+def _state_lines(states: UrlStateCounts) -> list[str]:
+    return [
+        "URL states (waiting / running / error / complete):",
+        f"waiting:\t{states.waiting}\t(due now: {states.waiting_due})",
+        f"running:\t{states.running}",
+        f"error:\t{states.error}",
+        f"complete:\t{states.complete}",
+    ]
 
 
 def days_hms(seconds: int) -> str:

@@ -4,7 +4,8 @@ Parsing is pure CPU work and Python runs one thread at a time, so a fetch
 job that parses in its own process uses one core however many it has. A
 :class:`ParseBatch` hands each page to a pool of worker processes (each with
 its own :class:`~crawllib.parsing.PageParser`) and gives the parsed pages
-back in the order they were handed in. The result is exactly what
+back in the order they were handed in; the workers' outlink tallies come
+back with them (:meth:`ParseBatch.take_link_counts`). The result is exactly what
 :func:`parse_without_content` gives in the job's own process, but after a
 parse that overruns ``parser.timeout``: a worker stops it with SIGALRM and
 the next page waits its turn, where the job's own thread may turn the next
@@ -38,6 +39,7 @@ from crawllib.status import ParseMajor, ParseMinor
 from crawllib.webpage import ParseStatusRecord, WebPage
 
 _LOG = logging.getLogger(__name__)
+_Parsed = tuple[list[WebPage], dict[str, int]]
 WORKER_DIED = "the parser process died"
 
 
@@ -77,9 +79,10 @@ class ParseBatch:
         self._chunk = max(1, min(self.CHUNK, self._max_pending // (2 * processes)))
         self._open: list[WebPage] = []  # not handed over yet
         self._pending: collections.deque[
-            tuple[list[WebPage], concurrent.futures.Future[list[WebPage]]]
+            tuple[list[WebPage], concurrent.futures.Future[_Parsed]]
         ] = collections.deque()
         self._waiting = 0  # pages handed over, not given back
+        self._link_counts: dict[str, int] = {}
 
     def submit(self, page: WebPage) -> Iterator[WebPage]:
         """Hand ``page`` to a worker; yields the parsed pages that are ready."""
@@ -101,6 +104,11 @@ class ParseBatch:
         while self._pending:
             yield from self._next()
 
+    def take_link_counts(self) -> dict[str, int]:
+        """The outlink tallies of the pages given back since the last call."""
+        counts, self._link_counts = self._link_counts, {}
+        return counts
+
     def _hand_over(self) -> None:
         if self._open:
             chunk, self._open = self._open, []
@@ -112,9 +120,15 @@ class ParseBatch:
         chunk, future = self._pending.popleft()
         self._waiting -= len(chunk)
         try:
-            return future.result()
+            pages, counts = future.result()
         except BrokenProcessPool:
             return [self._alone(page) for page in chunk]
+        self._add(counts)
+        return pages
+
+    def _add(self, counts: dict[str, int]) -> None:
+        for name, count in counts.items():
+            self._link_counts[name] = self._link_counts.get(name, 0) + count
 
     def _alone(self, page: WebPage) -> WebPage:
         """Parse ``page`` by itself in a fresh pool; failed if it kills that too."""
@@ -122,9 +136,11 @@ class ParseBatch:
         for _ in range(2):
             pool = _shared_pool(self._config, self._processes)
             try:
-                return pool.submit(_parse, page).result()
+                parsed, counts = pool.submit(_parse_chunk, [page]).result()
             except BrokenProcessPool:
                 continue
+            self._add(counts)
+            return parsed[0]
         _LOG.warning("parsing %s killed the parser process twice", page["url"])
         return worker_died(page)
 
@@ -188,10 +204,10 @@ def _exit_with_parent(sentinel: int) -> None:
     os._exit(0)
 
 
-def _parse(page: WebPage) -> WebPage:
-    assert _WORKER_PARSER is not None, "the worker was not initialized"
-    return parse_without_content(_WORKER_PARSER, page)
-
-
-def _parse_chunk(pages: list[WebPage]) -> list[WebPage]:
-    return [_parse(page) for page in pages]
+def _parse_chunk(pages: list[WebPage]) -> _Parsed:
+    """The parsed pages and their outlink tallies (``Links`` counters)."""
+    parser = _WORKER_PARSER
+    assert parser is not None, "the worker was not initialized"
+    parser.take_link_counts()  # none left over from a chunk that failed
+    parsed = [parse_without_content(parser, page) for page in pages]
+    return parsed, parser.take_link_counts()

@@ -139,6 +139,10 @@ class PageParser:
             "reprUrl": repr_url,
         }
 
+    def take_link_counts(self) -> dict[str, int]:
+        """The outlink tallies since the last call (``Links`` counters), then reset."""
+        return self._outlinks.take_counts()
+
     def close(self) -> None:
         """Release the parser's helper thread."""
         self._parsers.close()

@@ -8,7 +8,8 @@ a :class:`~crawllib.errors.ConfigError` (one line, exit 2). Re-exported by
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from crawllib.errors import ConfigError
 
@@ -40,3 +41,40 @@ def job_parser(prog: str, description: str) -> ArgumentParser:
         help="a nutch-site.xml (or name=value) file; repeatable, later wins",
     )
     return parser
+
+
+LINK_POLICY_PROPERTY = "parse.link.policy"
+
+
+def add_link_policy_argument(parser: ArgumentParser) -> None:
+    """``--linkPolicy SPEC``: ``-D parse.link.policy=SPEC``, loaded at once.
+
+    An unloadable spec is a :class:`~crawllib.errors.ConfigError` while the
+    command line is read, before any job runs.
+    """
+    parser.add_argument(
+        "--linkPolicy",
+        action=_LinkPolicyAction,
+        metavar="SPEC",
+        help="which outlinks to follow: package.module:name or path/file.py:name "
+        "(a LinkPolicy, its class, or a function of a Link; sets parse.link.policy)",
+    )
+
+
+class _LinkPolicyAction(argparse.Action):
+    """Checks the spec, then adds it to the ``-D`` values (so steps inherit it)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        from crawllib.linkpolicy import load_link_policy  # not at start-up
+
+        spec = str(values)
+        load_link_policy(spec)
+        setattr(namespace, self.dest, spec)
+        defines = [*getattr(namespace, "defines", []), f"{LINK_POLICY_PROPERTY}={spec}"]
+        namespace.defines = defines

@@ -25,6 +25,7 @@ from typing import Any
 
 from apache_beam.io.filesystems import FileSystems
 
+from crawllib.config import ParseConfig
 from crawllib.errors import ConfigError
 from pipelines import (
     crawlround,
@@ -36,9 +37,11 @@ from pipelines import (
     runners,
     updatedb,
 )
+from pipelines.arguments import add_link_policy_argument
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
+    describe,
     job_parser,
     now_ms,
     parse_job_args,
@@ -54,6 +57,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = job.args
     if args.rounds < 1:
         raise ConfigError(f"ROUNDS {args.rounds} is invalid: expected 1 or more")
+    ParseConfig.from_properties(job.properties)  # a bad one (link policy) before inject
     crawl_dir = args.crawl_dir
     crawldb = FileSystems.join(crawl_dir, "crawldb")
     segments = FileSystems.join(crawl_dir, "segments")
@@ -140,6 +144,9 @@ def _loop(
             _summary(round_number, selected, fetched, updated, started), file=sys.stderr
         )
         _LOG.info("round %d steps: %s", round_number, steps)
+        links = {name: n for name, n in fetched.items() if name.startswith("Links/")}
+        if links:
+            _LOG.info("round %d outlinks: %s", round_number, describe(links))
     if side is not None:
         side.wait()
         _LOG.info("invertlinks in a child process: %.1f s", side.seconds)
@@ -266,6 +273,7 @@ def _parser() -> ArgumentParser:
         help="run fetch, updatedb and dedup as separate jobs also on a local "
         "runner (there they are one pipeline by default)",
     )
+    add_link_policy_argument(parser)
     return parser
 
 

@@ -142,6 +142,7 @@ def execute(
             **counters(result, fetch.STATUS_NAMESPACE),
             **counters(result, fetch.NAMESPACE),
             **counters(result, parse.NAMESPACE),
+            **parse.link_counters(result),
         },
         updated={
             **counters(result, updatedb.NAMESPACE),

@@ -21,7 +21,7 @@ from apache_beam.pvalue import PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib import dedup
-from crawllib.config import UpdateConfig
+from crawllib.config import CrawlConfig, UpdateConfig, step_config
 from crawllib.dedup import DEFAULT_COMPARE_ORDER, DedupConfig, Entry
 from crawllib.status import CrawlStatus
 from crawllib.webpage import WebPage
@@ -47,11 +47,15 @@ class Dedup(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
     chosen, and why beamcrawl, unlike Nutch, never leaves a full tie
     unmarked). Counter, namespace ``Dedup``: ``documents_marked_duplicate``
     (Nutch's ``DeduplicationJobStatus`` / "Documents marked as duplicate").
+    Without a DedupConfig (none, or a CrawlConfig) it runs as the command
+    does without ``--group`` / ``--compareOrder``.
     """
 
-    def __init__(self, config: DedupConfig) -> None:
+    def __init__(self, config: DedupConfig | CrawlConfig | None = None) -> None:
         super().__init__()
-        self._config = config
+        self._config = step_config(
+            DedupConfig() if config is None else config, DedupConfig
+        )
 
     def expand(self, pages: PCollection[WebPage]) -> PCollection[WebPage]:
         routed = pages | "Route" >> beam.ParDo(_RouteFn(self._config)).with_outputs(

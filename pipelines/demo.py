@@ -36,6 +36,7 @@ from crawllib.errors import ConfigError
 from crawllib.status import CrawlStatus, crawl_status_label
 from crawllib.webpage import WebPage
 from pipelines import crawl, io, readdb, runners, versions
+from pipelines.arguments import add_link_policy_argument
 from pipelines.options import job_parser, parse_job_args
 from pipelines.segments import list_segments
 
@@ -143,6 +144,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser = job_parser("beamcrawl demo", "Crawl a bundled sample site on loopback.")
     parser.add_argument("--dir", help="crawl directory (default: a new temporary one)")
     parser.add_argument("--rounds", type=int, default=3)
+    add_link_policy_argument(parser)
     job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
     if runners.is_dataflow(job.pipeline_options()):
         raise ConfigError(

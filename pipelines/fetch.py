@@ -21,7 +21,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 
-from crawllib.config import FetcherConfig
+from crawllib.config import CrawlConfig, FetcherConfig, step_config
 from crawllib.errors import CrawlError
 from crawllib.fetcher import Fetcher
 from crawllib.protocol.registry import Protocols
@@ -30,6 +30,7 @@ from crawllib.selection import PARTITION_MARKER
 from crawllib.status import protocol_status_label
 from crawllib.webpage import WebPage
 from pipelines import io, parse, progress
+from pipelines.arguments import add_link_policy_argument
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -67,9 +68,9 @@ class Fetch(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
     (``pipelines.progress``) when it is live, else in the fetcher's log lines.
     """
 
-    def __init__(self, config: FetcherConfig) -> None:
+    def __init__(self, config: FetcherConfig | CrawlConfig) -> None:
         super().__init__()
-        self._config = config
+        self._config = step_config(config, FetcherConfig)
 
     def expand(self, pages: PCollection[WebPage]) -> PCollection[WebPage]:
         return (
@@ -155,6 +156,7 @@ def execute(job: JobArgs) -> dict[str, int]:
     values = {**counters(result, STATUS_NAMESPACE), **counters(result, NAMESPACE)}
     if parse_config is not None:
         values.update(counters(result, PARSE_NAMESPACE))
+        values.update(parse.link_counters(result))
     return values
 
 
@@ -166,6 +168,7 @@ def parser() -> ArgumentParser:
     parser.add_argument(
         "--parse", action="store_true", help="parse as well (fetcher.parse)"
     )
+    add_link_policy_argument(parser)
     return parser
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import sys
+import time
 from collections.abc import Iterator, Sequence
 
 import apache_beam as beam
@@ -21,7 +22,7 @@ from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import AsDict, PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 
-from crawllib.config import GenerateConfig
+from crawllib.config import CrawlConfig, GenerateConfig, step_config
 from crawllib.selection import (
     Selector,
     Skip,
@@ -61,6 +62,9 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
     One output per segment (``segment_tag(1)`` .. ``--maxNumSegments``), and
     with ``generate.update.crawldb`` a ``"crawldb"`` output: every page, the
     selected ones with their generate time. ``batch_ids`` names the segments.
+    The clocks default to ``generate.curTime``, else the time the transform
+    is made; ``generate_time_ms`` to ``cur_time_ms``; ``batch_ids`` to
+    segment names (``yyyyMMddHHmmss``) from ``generate_time_ms``.
 
     Counters, namespace ``Generator``: one per :class:`~crawllib.selection.Skip`
     reason (``URL_FILTERS_REJECTED``, ``SCHEDULE_REJECTED``, ``WAIT_FOR_UPDATE``
@@ -73,12 +77,19 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
 
     def __init__(
         self,
-        config: GenerateConfig,
-        cur_time_ms: int,
-        generate_time_ms: int,
-        batch_ids: Sequence[str],
+        config: GenerateConfig | CrawlConfig,
+        cur_time_ms: int | None = None,
+        generate_time_ms: int | None = None,
+        batch_ids: Sequence[str] | None = None,
     ) -> None:
         super().__init__()
+        config = step_config(config, GenerateConfig)
+        if cur_time_ms is None:
+            cur_time_ms = config.fixed_time_ms or now_ms()
+        if generate_time_ms is None:
+            generate_time_ms = cur_time_ms
+        if batch_ids is None:
+            batch_ids = default_batch_ids(generate_time_ms, config.max_num_segments)
         if len(batch_ids) != config.max_num_segments:
             raise ValueError("one batch id per segment is needed")
         self._config = config
@@ -103,6 +114,14 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
             *tags
         )
         return {tag: outputs[tag] for tag in tags}
+
+
+def default_batch_ids(time_ms: int, count: int) -> list[str]:
+    """Segment names from ``time_ms``, one second apart (as generate names them)."""
+    seconds = time_ms // 1000
+    return [
+        time.strftime("%Y%m%d%H%M%S", time.localtime(seconds + n)) for n in range(count)
+    ]
 
 
 class _SelectFn(beam.DoFn):

@@ -34,7 +34,7 @@ from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib import indexformats, indexing, searchindex
-from crawllib.config import IndexConfig
+from crawllib.config import CrawlConfig, IndexConfig, step_config
 from crawllib.errors import ConfigError, CrawlDbMissingError, CrawlError
 from crawllib.indexing import IndexDocument, Outcome
 from crawllib.webpage import WebPage
@@ -73,9 +73,9 @@ class IndexPages(beam.PTransform[Inputs, PCollection[Action]]):
     ``deleted (robots=noindex)``, ``skipped (...)``.
     """
 
-    def __init__(self, config: IndexConfig) -> None:
+    def __init__(self, config: IndexConfig | CrawlConfig) -> None:
         super().__init__()
-        self._config = config
+        self._config = step_config(config, IndexConfig)
 
     def expand(self, inputs: Inputs) -> PCollection[Action]:
         crawldb, parsed, *linkdb = inputs

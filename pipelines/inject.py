@@ -23,7 +23,7 @@ from apache_beam.pvalue import PBegin, PCollection
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib import seeds
-from crawllib.config import InjectConfig
+from crawllib.config import CrawlConfig, InjectConfig, step_config
 from crawllib.errors import SeedError
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.webpage import WebPage, latest
@@ -76,10 +76,12 @@ class Inject(beam.PTransform[PCollection[str], PCollection[WebPage]]):
     value, ignored as Nutch does).
     """
 
-    def __init__(self, config: InjectConfig, now_ms: int) -> None:
+    def __init__(
+        self, config: InjectConfig | CrawlConfig, now_ms: int | None = None
+    ) -> None:
         super().__init__()
-        self._config = config
-        self._now_ms = now_ms
+        self._config = step_config(config, InjectConfig)
+        self._now_ms = _clock(self._config, now_ms)
 
     def expand(self, lines: PCollection[str]) -> PCollection[WebPage]:
         return (
@@ -105,9 +107,9 @@ class MergeIntoCrawlDb(
     ``crawldb.inject.filter.normalize.all``).
     """
 
-    def __init__(self, config: InjectConfig) -> None:
+    def __init__(self, config: InjectConfig | CrawlConfig) -> None:
         super().__init__()
-        self._config = config
+        self._config = step_config(config, InjectConfig)
 
     def expand(
         self, inputs: tuple[PCollection[WebPage], PCollection[WebPage]]
@@ -122,6 +124,13 @@ class MergeIntoCrawlDb(
             | "JoinByUrl" >> beam.CoGroupByKey()
             | "Merge" >> beam.ParDo(_MergeFn(self._config))
         )
+
+
+def _clock(config: InjectConfig, given_ms: int | None) -> int:
+    """``given_ms``, else ``injector.current.time``, else now."""
+    if given_ms is not None:
+        return given_ms
+    return config.fixed_time_ms or now_ms()
 
 
 class _DecodeFn(beam.DoFn):

@@ -28,7 +28,7 @@ from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib import linkdb
-from crawllib.config import LinkDbConfig
+from crawllib.config import CrawlConfig, LinkDbConfig, step_config
 from crawllib.linkdb import Inlink, InlinkSet, LinkInverter, LinkSkip
 from crawllib.webpage import WebPage
 from pipelines import io, versions
@@ -65,9 +65,9 @@ class InvertLinks(beam.PTransform[Inputs, PCollection[WebPage]]):
     ``existing_inlinks_rejected``) and ``urls_written``.
     """
 
-    def __init__(self, config: LinkDbConfig) -> None:
+    def __init__(self, config: LinkDbConfig | CrawlConfig) -> None:
         super().__init__()
-        self._config = config
+        self._config = step_config(config, LinkDbConfig)
 
     def expand(self, inputs: Inputs) -> PCollection[WebPage]:
         parsed, current = inputs if isinstance(inputs, tuple) else (inputs, None)

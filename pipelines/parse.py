@@ -19,16 +19,18 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection, TaggedOutput
+from apache_beam.runners.runner import PipelineResult
 from apache_beam.transforms.window import GlobalWindows
 from apache_beam.utils.windowed_value import WindowedValue
 
-from crawllib.config import ParseConfig
+from crawllib.config import CrawlConfig, ParseConfig, step_config
 from crawllib.errors import CrawlError
 from crawllib.parsepool import ParseBatch, parse_without_content
 from crawllib.parsing import PageParser, Skip, skip_reason
 from crawllib.status import Mark, ParseMajor
 from crawllib.webpage import WebPage
 from pipelines import io, runners
+from pipelines.arguments import add_link_policy_argument
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -42,6 +44,8 @@ from pipelines.segments import FETCH, PARSE, install_parts
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "ParserStatus"
 SKIP_NAMESPACE = "Parser"
+LINKS_NAMESPACE = "Links"
+"""Outlinks by class and outcome: ``internal_kept``, ``external_dropped`` ..."""
 _PARSED = "parsed"
 
 
@@ -51,12 +55,19 @@ class Parse(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
     Pages not fetched in this segment, and truncated ones with
     ``parser.skip.truncated``, are not written. Counters: ``ParserStatus``
     by major code (``success``, ``failed``, ``notparsed``); ``Parser`` by
-    skip reason.
+    skip reason; ``Links`` by outlink class and the link policy's decision
+    (``internal_kept``, ``external_dropped``, ``other_filtered`` ...;
+    ``crawllib.parse.outlinks``).
     """
 
-    def __init__(self, config: ParseConfig, resume: bool = False, force: bool = False):
+    def __init__(
+        self,
+        config: ParseConfig | CrawlConfig,
+        resume: bool = False,
+        force: bool = False,
+    ):
         super().__init__()
-        self._config = config
+        self._config = step_config(config, ParseConfig)
         self._resume = resume
         self._force = force
 
@@ -80,9 +91,9 @@ class ParseForUpdate(
     which a local runner pays for by encoding every record.
     """
 
-    def __init__(self, config: ParseConfig) -> None:
+    def __init__(self, config: ParseConfig | CrawlConfig) -> None:
         super().__init__()
-        self._config = config
+        self._config = step_config(config, ParseConfig)
 
     def expand(
         self, pages: PCollection[WebPage]
@@ -114,6 +125,7 @@ class _ParseFn(beam.DoFn):
     def start_bundle(self) -> None:
         processes = self._config.processes
         self._batch = ParseBatch(self._config, processes) if processes > 0 else None
+        self._parser.take_link_counts()  # none left over from a failed bundle
 
     def process(self, page: WebPage) -> Iterator[WebPage | TaggedOutput]:
         reason = skip_reason(page, self._config, self._resume, self._force)
@@ -139,6 +151,8 @@ class _ParseFn(beam.DoFn):
                 if self._for_update:
                     yield TaggedOutput(_PARSED, value)
                 yield value
+            _count_links(self._batch.take_link_counts())
+        _count_links(self._parser.take_link_counts())
 
     def teardown(self) -> None:
         self._parser.close()
@@ -149,6 +163,11 @@ def _counted(parsed: WebPage) -> WebPage:
     if status is not None:
         Metrics.counter(NAMESPACE, ParseMajor(status["majorCode"]).label).inc()
     return parsed
+
+
+def _count_links(counts: dict[str, int]) -> None:
+    for name, count in counts.items():
+        Metrics.counter(LINKS_NAMESPACE, name).inc(count)
 
 
 class _KeepParsedFn(beam.DoFn):
@@ -220,9 +239,19 @@ def run(argv: Sequence[str] | None = None) -> int:
     finally:
         io.remove_dir(staging)
     result = pipeline.result
-    values = {**counters(result, NAMESPACE), **counters(result, SKIP_NAMESPACE)}
+    values = {
+        **counters(result, NAMESPACE),
+        **counters(result, SKIP_NAMESPACE),
+        **link_counters(result),
+    }
     print(f"Parser: {describe(values)}", file=sys.stderr)
     return 0
+
+
+def link_counters(result: PipelineResult) -> dict[str, int]:
+    """The ``Links`` counters as ``Links/internal_kept`` ..., for job summaries."""
+    links = counters(result, LINKS_NAMESPACE)
+    return {f"{LINKS_NAMESPACE}/{name}": count for name, count in links.items()}
 
 
 def _resume(
@@ -256,6 +285,7 @@ def _parser() -> ArgumentParser:
     parser.add_argument("segment")
     parser.add_argument("--resume", action="store_true", help="keep earlier parses")
     parser.add_argument("--force", action="store_true", help="with --resume: parse all")
+    add_link_policy_argument(parser)
     return parser
 
 

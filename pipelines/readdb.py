@@ -1,12 +1,12 @@
 """``beamcrawl readdb CRAWLDB (--stats [--json] | --dump OUT_DIR | --url URL | ...)``.
 
 Nutch's CrawlDbReader as Beam transforms: :class:`CrawlDbStats` computes the
-statistics, ``--dump`` writes every record as a line of JSON, ``--url``
-prints one record. Beyond Nutch, ``--path`` prints the directory of the
-current version (where other tools read the records), ``--verify`` reads
-every part file and says which are damaged, and ``--salvage OUT_CRAWLDB``
-copies the readable records of a damaged crawldb into a new one
-(:mod:`pipelines.damaged`).
+statistics (and the URL states, :mod:`pipelines.urlstates`), ``--dump``
+writes every record as a line of JSON, ``--url`` prints one record. Beyond
+Nutch, ``--path`` prints the directory of the current version (where other
+tools read the records), ``--verify`` reads every part file and says which
+are damaged, and ``--salvage OUT_CRAWLDB`` copies the readable records of a
+damaged crawldb into a new one (:mod:`pipelines.damaged`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from apache_beam.pvalue import AsSingleton, PCollection
 from apache_beam.transforms.stats import ApproximateQuantiles
 
 from crawllib import dbstats
-from crawllib.config import StatsConfig, UrlConfig
+from crawllib.config import CrawlConfig, StatsConfig, UrlConfig, step_config
 from crawllib.dbstats import DbStats
 from crawllib.errors import ConfigError, CrawlDbMissingError
 from crawllib.pagetext import render_page
@@ -33,6 +33,7 @@ from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, to_json_line
 from pipelines import damaged, io, versions
 from pipelines.options import JobArgs, job_parser, parse_job_args
+from pipelines.urlstates import states_clock
 
 _QUANTILE_STEPS = 1001  # 0.1% resolution for db.stats.score.quantiles
 
@@ -40,14 +41,22 @@ _QUANTILE_STEPS = 1001  # 0.1% resolution for db.stats.score.quantiles
 class CrawlDbStats(beam.PTransform[PCollection[WebPage], PCollection[dict[str, Any]]]):
     """Crawldb statistics: one dict with ``json`` (figures) and ``text`` (report).
 
-    The figures are those of Nutch's ``readdb -stats`` (see ``dbstats``); the
-    score quantiles are approximate, within 0.1% of rank.
+    The figures are those of Nutch's ``readdb -stats`` (see ``dbstats``) and
+    the URL states as at ``now_ms`` (default: ``generate.curTime`` if set,
+    else when the transform is built); the score quantiles are approximate,
+    within 0.1% of rank.
     """
 
-    def __init__(self, crawldb: str, config: StatsConfig) -> None:
+    def __init__(
+        self,
+        crawldb: str,
+        config: StatsConfig | CrawlConfig,
+        now_ms: int | None = None,
+    ) -> None:
         super().__init__()
         self._crawldb = crawldb
-        self._config = config
+        self._config = step_config(config, StatsConfig)
+        self._now_ms = states_clock(self._config, now_ms)
 
     def expand(self, pages: PCollection[WebPage]) -> PCollection[dict[str, Any]]:
         quantiles = (
@@ -58,7 +67,8 @@ class CrawlDbStats(beam.PTransform[PCollection[WebPage], PCollection[dict[str, A
         )
         return (
             pages
-            | "Count" >> beam.CombineGlobally(_DbStatsFn())
+            | "Count"
+            >> beam.CombineGlobally(_DbStatsFn(self._now_ms, self._config.gen_delay_ms))
             | "Report"
             >> beam.Map(
                 _report,
@@ -70,11 +80,15 @@ class CrawlDbStats(beam.PTransform[PCollection[WebPage], PCollection[dict[str, A
 
 
 class _DbStatsFn(beam.CombineFn):
+    def __init__(self, now_ms: int, gen_delay_ms: int) -> None:
+        self._now_ms = now_ms
+        self._gen_delay_ms = gen_delay_ms
+
     def create_accumulator(self) -> DbStats:
         return DbStats()
 
     def add_input(self, stats: DbStats, page: WebPage) -> DbStats:
-        stats.add(page)
+        stats.add(page, self._now_ms, self._gen_delay_ms)
         return stats
 
     def merge_accumulators(self, accumulators: Iterable[DbStats]) -> DbStats:

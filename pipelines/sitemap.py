@@ -24,7 +24,7 @@ from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib import seeds
-from crawllib.config import SitemapConfig
+from crawllib.config import CrawlConfig, SitemapConfig, step_config
 from crawllib.errors import ConfigError
 from crawllib.protocol.registry import Protocols
 from crawllib.protocol.robots import RobotsCache
@@ -68,10 +68,12 @@ class ReadSitemaps(beam.PTransform[PCollection[str], PCollection[WebPage]]):
     (:class:`~crawllib.sitemaps.Count`, :class:`~crawllib.sitemaps.UrlDrop`).
     """
 
-    def __init__(self, config: SitemapConfig, now_ms: int) -> None:
+    def __init__(
+        self, config: SitemapConfig | CrawlConfig, now_ms: int | None = None
+    ) -> None:
         super().__init__()
-        self._config = config
-        self._now_ms = now_ms
+        self._config = step_config(config, SitemapConfig)
+        self._now_ms = _clock(self._config, now_ms)
 
     def expand(self, lines: PCollection[str]) -> PCollection[WebPage]:
         return (
@@ -94,10 +96,12 @@ class Sitemap(
     ``new_sitemap_entries`` / ``existing_sitemap_entries``.
     """
 
-    def __init__(self, config: SitemapConfig, now_ms: int) -> None:
+    def __init__(
+        self, config: SitemapConfig | CrawlConfig, now_ms: int | None = None
+    ) -> None:
         super().__init__()
-        self._config = config
-        self._now_ms = now_ms
+        self._config = step_config(config, SitemapConfig)
+        self._now_ms = _clock(self._config, now_ms)
 
     def expand(
         self, inputs: tuple[PCollection[str], PCollection[WebPage]]
@@ -112,6 +116,13 @@ class Sitemap(
             | "JoinByUrl" >> beam.CoGroupByKey()
             | "Merge" >> beam.ParDo(_MergeFn(self._config.overwrite_existing))
         )
+
+
+def _clock(config: SitemapConfig, given_ms: int | None) -> int:
+    """``given_ms``, else ``injector.current.time`` (when set), else now."""
+    if given_ms is not None:
+        return given_ms
+    return config.fixed_time_ms or now_ms()
 
 
 class _WorkFn(beam.DoFn):

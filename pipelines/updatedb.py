@@ -21,13 +21,13 @@ from apache_beam.pvalue import PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 from apache_beam.transforms.window import GlobalWindows
 
-from crawllib.config import UpdateConfig
+from crawllib.config import CrawlConfig, UpdateConfig, step_config
 from crawllib.errors import CrawlError
 from crawllib.status import crawl_status_label
 from crawllib.update import Inlink, choose_record, links_from, update_page
 from crawllib.urls.cleaner import UrlCleaner
 from crawllib.webpage import WebPage, latest
-from pipelines import io, progress, versions
+from pipelines import io, options, progress, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -56,10 +56,12 @@ class UpdateDb(
     or filters drop), ``urls_dropped`` (purged, or additions not allowed).
     """
 
-    def __init__(self, config: UpdateConfig, now_ms: int) -> None:
+    def __init__(
+        self, config: UpdateConfig | CrawlConfig, now_ms: int | None = None
+    ) -> None:
         super().__init__()
-        self._config = config
-        self._now_ms = now_ms
+        self._config = step_config(config, UpdateConfig)
+        self._now_ms = options.now_ms() if now_ms is None else now_ms
 
     def expand(
         self, inputs: tuple[PCollection[WebPage], PCollection[WebPage]]

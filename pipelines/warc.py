@@ -35,6 +35,7 @@ from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 
 from crawllib import warc
+from crawllib.config import CrawlConfig, step_config
 from crawllib.config.warc import WarcConfig
 from crawllib.errors import ConfigError
 from crawllib.warc import FetchRecords, NoRecord
@@ -68,9 +69,9 @@ class WarcRecords(beam.PTransform[PCollection[WebPage], PCollection[FetchRecords
     ``skipped_no_stored_headers``).
     """
 
-    def __init__(self, config: WarcConfig) -> None:
+    def __init__(self, config: WarcConfig | CrawlConfig) -> None:
         super().__init__()
-        self._config = config
+        self._config = step_config(config, WarcConfig)
 
     def expand(self, pages: PCollection[WebPage]) -> PCollection[FetchRecords]:
         return pages | "ToRecords" >> beam.ParDo(_RecordsFn(self._config))
@@ -81,18 +82,23 @@ class WriteWarc(beam.PTransform[PCollection[WebPage], PCollection[str]]):
 
     The records go to ``shards`` groups by URL; each group is written to
     files of about ``config.max_size`` bytes, each starting with a
-    ``warcinfo`` record dated ``date_ms``. A fetch's records stay together
+    ``warcinfo`` record dated ``date_ms`` (default: when the transform is
+    made). A fetch's records stay together
     in one file. Counters as :class:`WarcRecords`, plus ``warcinfo`` and
     ``files``.
     """
 
     def __init__(
-        self, directory: str, config: WarcConfig, date_ms: int, shards: int = 1
+        self,
+        directory: str,
+        config: WarcConfig | CrawlConfig,
+        date_ms: int | None = None,
+        shards: int = 1,
     ) -> None:
         super().__init__()
         self._directory = directory
-        self._config = config
-        self._date_ms = date_ms
+        self._config = step_config(config, WarcConfig)
+        self._date_ms = now_ms() if date_ms is None else date_ms
         self._shards = shards
 
     def expand(self, pages: PCollection[WebPage]) -> PCollection[str]:

@@ -5,9 +5,11 @@ order < ``-D name=value``) with typed getters that reject bad values with one
 line naming the property. Each job then takes a frozen config built from it
 (``UrlConfig.from_properties`` ...); transforms never see the raw map.
 Property names are read only in this package; ``-D`` and ``--conf`` come in
-through :func:`load_properties`.
+through :func:`load_properties`. Library users hold one :class:`CrawlConfig`
+and every transform takes it (:func:`step_config`).
 """
 
+from crawllib.config.crawl import CrawlConfig, step_config
 from crawllib.config.fetch import FetcherConfig, HttpConfig, RobotsConfig
 from crawllib.config.index import IndexConfig
 from crawllib.config.jobs import GenerateConfig, InjectConfig, StatsConfig
@@ -30,6 +32,7 @@ from crawllib.config.urls import NORMALIZER_SCOPES, PartitionConfig, UrlConfig
 
 __all__ = [
     "NORMALIZER_SCOPES",
+    "CrawlConfig",
     "FetcherConfig",
     "GenerateConfig",
     "HtmlConfig",
@@ -51,4 +54,5 @@ __all__ = [
     "parse_define",
     "plugin_active",
     "read_site_file",
+    "step_config",
 ]

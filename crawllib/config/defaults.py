@@ -173,6 +173,9 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "parser.timeout": "30",
     "parse.filter.urls": "true",
     "parse.normalize.urls": "true",
+    # beamcrawl's: a link policy, "package.module:name" or "file.py:name";
+    # empty = the db.ignore.* properties (crawllib.linkpolicy.NutchLinkPolicy)
+    "parse.link.policy": "",
     "parser.skip.truncated": "true",
     # beamcrawl's, not Nutch's: worker processes that parse; -1 = the job
     # chooses (one per core on the DirectRunner, none elsewhere)

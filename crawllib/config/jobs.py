@@ -57,13 +57,22 @@ class InjectConfig:
 
 @dataclass(frozen=True, slots=True)
 class StatsConfig:
-    """``readdb --stats`` settings: the score quantiles to print."""
+    """``readdb --stats`` settings.
+
+    Attributes:
+        quantiles: ``db.stats.score.quantiles``, the score quantiles to print.
+        gen_delay_ms: ``crawl.gen.delay``: a generated URL counts as running
+            this long (the URL states, ``crawllib.urlstates``).
+        fixed_time_ms: ``generate.curTime``: the URL states' clock when set.
+    """
 
     quantiles: tuple[float, ...] = ()
+    gen_delay_ms: int = 604_800_000
+    fixed_time_ms: int | None = None
 
     @classmethod
     def from_properties(cls, props: Properties) -> StatsConfig:
-        """Read ``db.stats.score.quantiles`` (each strictly between 0 and 1)."""
+        """Read the quantiles (each strictly between 0 and 1) and the clock."""
         quantiles = []
         for item in props.get_list("db.stats.score.quantiles"):
             try:
@@ -73,7 +82,11 @@ class StatsConfig:
             if not 0 < value < 1:
                 raise bad_value("db.stats.score.quantiles", item, "values in (0, 1)")
             quantiles.append(value)
-        return cls(quantiles=tuple(sorted(set(quantiles))))
+        return cls(
+            quantiles=tuple(sorted(set(quantiles))),
+            gen_delay_ms=props.get_int("crawl.gen.delay"),
+            fixed_time_ms=optional_int(props, "generate.curTime"),
+        )
 
 
 @dataclass(frozen=True, slots=True)

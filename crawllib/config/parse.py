@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from crawllib.config.defaults import NUTCH_DEFAULTS
 from crawllib.config.properties import Properties, bad_value
 from crawllib.config.urls import UrlConfig
+from crawllib.linkpolicy import LinkPolicy, load_link_policy
 
 SIGNATURES = {
     "MD5Signature": "md5",
@@ -90,6 +91,10 @@ class ParseConfig:
         processes: ``parser.processes`` (beamcrawl's): worker processes that
             parse beside the job's thread; 0 parses in the job's thread;
             negative: the job chooses (one per core on a local runner).
+        link_policy: which outlinks are kept, and as what URL
+            (``parse.link.policy``, beamcrawl's: a ``module:name`` spec, loaded
+            here); None: the ``db.ignore.*`` fields above, as Nutch has them
+            (:class:`~crawllib.linkpolicy.NutchLinkPolicy`).
     """
 
     html: HtmlConfig
@@ -108,6 +113,7 @@ class ParseConfig:
     profile_quant_rate: float = 0.01
     profile_sort_lex: bool = True
     processes: int = 0
+    link_policy: LinkPolicy | None = None
 
     @classmethod
     def from_properties(cls, props: Properties) -> ParseConfig:
@@ -135,7 +141,13 @@ class ParseConfig:
             profile_quant_rate=props.get_float("db.signature.text_profile.quant_rate"),
             profile_sort_lex=props.get_bool("db.signature.text_profile.sec_sort_lex"),
             processes=props.get_int("parser.processes"),
+            link_policy=_link_policy(props),
         )
+
+
+def _link_policy(props: Properties) -> LinkPolicy | None:
+    spec = props.get_str("parse.link.policy").strip()
+    return load_link_policy(spec) if spec else None
 
 
 def _signature(props: Properties) -> str:

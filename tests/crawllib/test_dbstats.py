@@ -3,10 +3,13 @@ import math
 import pytest
 
 from crawllib.dbstats import DbStats, days_hms, merge_all, render_text, to_json
+from crawllib.selection import with_generate_time
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 
 MINUTE_MS = 60_000
+NOW = 25 * MINUTE_MS  # the URL states' clock
+GEN_DELAY = 604_800_000
 
 
 def _page(url, status, score, interval, fetch_time, retries=0):
@@ -31,7 +34,7 @@ PAGES = [
 def _stats(pages):
     stats = DbStats()
     for page in pages:
-        stats.add(page)
+        stats.add(page, NOW, GEN_DELAY)
     return stats
 
 
@@ -81,12 +84,39 @@ def test_nutch_stats_report_layout():
     assert "retry 2:\t1" in lines
     assert "score == NaN:\t1" in lines
     assert "score quantile 0.5:\t1" in lines
-    assert lines[-5:] == [
+    assert lines[-10:] == [
         "max score:\t3",
         "status 1 (status_unfetched):\t1",
         "status 2 (status_fetched):\t2",
         "status 3 (status_gone):\t1",
+        "URL states (waiting / running / error / complete):",
+        "waiting:\t1\t(due now: 1)",
+        "running:\t0",
+        "error:\t1",
+        "complete:\t2",
         "CrawlDb statistics: done",
+    ]
+
+
+def test_url_states_counted_in_the_same_pass():
+    generated = with_generate_time(
+        _page("http://a/5", CrawlStatus.UNFETCHED, 1.0, 60, NOW + 1), NOW - 1
+    )
+    later = _page("http://a/6", CrawlStatus.UNFETCHED, 1.0, 60, NOW + 1)
+    stats = _stats([*PAGES, generated, later])
+    assert to_json(stats, {})["states"] == {
+        "waiting": 2,
+        "running": 1,
+        "error": 1,
+        "complete": 2,
+        "waiting_due": 1,
+    }
+    assert render_text("db", stats, {}).splitlines()[-6:-1] == [
+        "URL states (waiting / running / error / complete):",
+        "waiting:\t2\t(due now: 1)",
+        "running:\t1",
+        "error:\t1",
+        "complete:\t2",
     ]
 
 
@@ -98,6 +128,13 @@ def test_empty_crawldb_reports_zero_without_dividing_by_it():
         "CrawlDb statistics: done",
     ]
     report = to_json(stats, {})
+    assert report["states"] == {
+        "waiting": 0,
+        "running": 0,
+        "error": 0,
+        "complete": 0,
+        "waiting_due": 0,
+    }
     assert report["score"]["avg"] is None
     assert report["fetch_interval_s"]["avg"] is None
 

@@ -54,6 +54,13 @@ def test_inject_then_readdb_stats(tmp_path, seeds, capsys):
     assert stats["status"] == {"status_unfetched": 2}
     assert (stats["score"]["min"], stats["score"]["max"]) == (1.0, 3.0)
     assert stats["fetch_time_ms"]["min"] == int(NOW)
+    assert stats["states"] == {
+        "waiting": 2,
+        "running": 0,
+        "error": 0,
+        "complete": 0,
+        "waiting_due": 2,
+    }
     assert sorted(os.listdir(crawldb)) == ["current", "published", "versions"]
 
 
@@ -65,6 +72,13 @@ def test_readdb_text_stats_url_and_dump(tmp_path, seeds, capsys):
     text = capsys.readouterr().out
     assert "TOTAL urls:\t2" in text
     assert "status 1 (status_unfetched):\t2" in text
+    assert text.splitlines()[-6:-1] == [
+        "URL states (waiting / running / error / complete):",
+        "waiting:\t2\t(due now: 2)",
+        "running:\t0",
+        "error:\t0",
+        "complete:\t0",
+    ]
 
     assert main(["readdb", str(crawldb), "--url", "HTTP://A.COM"]) == 0
     shown = capsys.readouterr().out

@@ -1,7 +1,8 @@
 import apache_beam as beam
 from apache_beam.testing.util import assert_that, equal_to
 
-from crawllib.config import StatsConfig
+from crawllib.config import CrawlConfig, StatsConfig
+from crawllib.selection import with_generate_time
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 from pipelines.readdb import CrawlDbStats
@@ -57,6 +58,13 @@ def test_stats_over_a_crawldb(pipeline):
                             "avg": 60_000 * 75 + 30_000,
                             "max": 60_000 * 150,
                         },
+                        "states": {
+                            "waiting": 100,
+                            "running": 0,
+                            "error": 0,
+                            "complete": 50,
+                            "waiting_due": 100,
+                        },
                     }
                 ]
             ),
@@ -72,4 +80,48 @@ def test_stats_of_an_empty_crawldb(pipeline):
             equal_to(
                 ["Statistics for CrawlDb: db\nTOTAL urls:\t0\nCrawlDb statistics: done"]
             ),
+        )
+
+
+def test_stats_count_url_states_at_the_given_clock(pipeline):
+    now = 60_000 * 50
+    pages = [_page(i, CrawlStatus.UNFETCHED) for i in range(1, 101)]
+    pages[0] = with_generate_time(pages[0], now - 1)
+    pages[1] = {**pages[1], "retriesSinceFetch": 1}
+    pages += [_page(i, CrawlStatus.GONE) for i in range(101, 104)]
+    config = CrawlConfig.from_dict({"crawl.gen.delay": 2})  # ms: running till now+1
+    with pipeline as p:
+        reports = p | beam.Create(pages) | CrawlDbStats("db", config, now_ms=now)
+        states = reports | beam.Map(lambda report: report["json"]["states"])
+        lines = reports | beam.Map(lambda report: report["text"].splitlines()[-6:])
+        assert_that(
+            states,
+            equal_to(
+                [
+                    {
+                        "waiting": 98,
+                        "running": 1,
+                        "error": 4,
+                        "complete": 0,
+                        "waiting_due": 48,
+                    }
+                ]
+            ),
+            label="States",
+        )
+        assert_that(
+            lines,
+            equal_to(
+                [
+                    [
+                        "URL states (waiting / running / error / complete):",
+                        "waiting:\t98\t(due now: 48)",
+                        "running:\t1",
+                        "error:\t4",
+                        "complete:\t0",
+                        "CrawlDb statistics: done",
+                    ]
+                ]
+            ),
+            label="Text",
         )

@@ -1,0 +1,130 @@
+"""beamcrawl as a library: the one place to import it from.
+
+``import beamcrawl as bc`` gives every crawl step as a Beam composite
+transform, one configuration object for all of them, a polite one-shot fetch
+for URLs a pipeline produced, hooks for the user's link policy and page
+processing, and the readers and writers of crawldbs and segments. Every
+transform that takes a config accepts either its own step config (as the
+command line builds it) or a :class:`CrawlConfig`; clocks (``now_ms``) are
+optional and default to the time the transform is made.
+
+Configuration
+    :class:`CrawlConfig` (``from_dict``, ``load``, ``from_properties``,
+    ``with_overrides``, ``with_link_policy``; ``.fetch``, ``.parse`` ...
+    build the step configs), :func:`step_config`.
+
+Whole jobs, in one pipeline
+    :class:`FetchUrls` (URLs or ``(URL, metadata)`` -> fetched and parsed
+    WebPages, polite per host, no crawldb), :class:`CrawlRound` (crawldb
+    pages -> :class:`RoundResult`: generate, fetch, parse, updatedb).
+
+Page processors and link policies
+    :class:`ProcessPages` (a :class:`PageProcessor`, a function or a
+    PTransform over WebPages), :func:`page_error`; :class:`LinkPolicy`,
+    :class:`NutchLinkPolicy` (the default), :class:`Link`,
+    :class:`LinkKind`, :func:`as_link_policy`, :func:`load_link_policy`.
+
+Crawl steps (Nutch's jobs)
+    :class:`ReadSeeds`, :class:`Inject`, :class:`MergeIntoCrawlDb`,
+    :class:`Generate`, :class:`Fetch`, :class:`Parse`,
+    :class:`ParseForUpdate`, :class:`UpdateDb`, :class:`Dedup`,
+    :class:`InvertLinks`, :class:`IndexPages`, :class:`WriteIndexFiles`,
+    :class:`ReadSitemaps`, :class:`Sitemap`, :class:`WarcRecords`,
+    :class:`WriteWarc`; statistics: :class:`CrawlDbStats`,
+    :class:`UrlStates` (:class:`UrlState`, :func:`url_state`).
+
+Data on disk
+    :class:`ReadCrawlDb`, :func:`new_crawldb_version`, :class:`ReadSegment`,
+    :class:`ReadWebPages`, :class:`WriteWebPages`; records are
+    :class:`WebPage` dicts with Nutch's codes (:class:`CrawlStatus`,
+    :class:`ProtocolStatus`, :class:`ParseMajor`).
+
+Errors
+    :class:`CrawlError` (and :class:`ConfigError`): a user error, raised
+    when a transform or config is built, before the pipeline runs.
+"""
+
+from crawllib.config import CrawlConfig, step_config
+from crawllib.errors import ConfigError, CrawlError
+from crawllib.linkpolicy import (
+    Link,
+    LinkKind,
+    LinkPolicy,
+    NutchLinkPolicy,
+    as_link_policy,
+    load_link_policy,
+)
+from crawllib.outcome import PageProcessor, page_error
+from crawllib.status import CrawlStatus, ParseMajor, ProtocolStatus
+from crawllib.urlstates import UrlState, url_state
+from crawllib.webpage import WebPage
+from pipelines.dedup import Dedup
+from pipelines.fetch import Fetch
+from pipelines.generate import Generate
+from pipelines.index import IndexPages, WriteIndexFiles
+from pipelines.inject import Inject, MergeIntoCrawlDb, ReadSeeds
+from pipelines.invertlinks import InvertLinks
+from pipelines.io import ReadWebPages, WriteWebPages
+from pipelines.library import (
+    CrawlRound,
+    ReadCrawlDb,
+    ReadSegment,
+    RoundResult,
+    new_crawldb_version,
+)
+from pipelines.oneshot import FetchUrls
+from pipelines.parse import Parse, ParseForUpdate
+from pipelines.processors import ProcessPages
+from pipelines.readdb import CrawlDbStats
+from pipelines.sitemap import ReadSitemaps, Sitemap
+from pipelines.updatedb import UpdateDb
+from pipelines.urlstates import UrlStates
+from pipelines.warc import WarcRecords, WriteWarc
+
+__all__ = [
+    "ConfigError",
+    "CrawlConfig",
+    "CrawlDbStats",
+    "CrawlError",
+    "CrawlRound",
+    "CrawlStatus",
+    "Dedup",
+    "Fetch",
+    "FetchUrls",
+    "Generate",
+    "IndexPages",
+    "Inject",
+    "InvertLinks",
+    "Link",
+    "LinkKind",
+    "LinkPolicy",
+    "MergeIntoCrawlDb",
+    "NutchLinkPolicy",
+    "PageProcessor",
+    "Parse",
+    "ParseForUpdate",
+    "ParseMajor",
+    "ProcessPages",
+    "ProtocolStatus",
+    "ReadCrawlDb",
+    "ReadSeeds",
+    "ReadSegment",
+    "ReadSitemaps",
+    "ReadWebPages",
+    "RoundResult",
+    "Sitemap",
+    "UpdateDb",
+    "UrlState",
+    "UrlStates",
+    "WarcRecords",
+    "WebPage",
+    "WriteIndexFiles",
+    "WriteWarc",
+    "WriteWebPages",
+    "as_link_policy",
+    "load_link_policy",
+    "new_crawldb_version",
+    "page_error",
+    "step_config",
+    "url_state",
+]
