@@ -42,8 +42,14 @@ Data on disk
 Errors
     :class:`CrawlError` (and :class:`ConfigError`): a user error, raised
     when a transform or config is built, before the pipeline runs.
+
+Importing it before Beam silences the ``FutureWarning`` s Google's client
+libraries print when Beam loads its GCS and BigQuery modules (with the
+``gcp`` extra installed), as the ``beamcrawl`` command does; no other
+warning is touched.
 """
 
+from beamcrawl import _quiet  # noqa: F401 - first: before Beam is imported
 from crawllib.config import CrawlConfig, step_config
 from crawllib.errors import ConfigError, CrawlError
 from crawllib.linkpolicy import (
