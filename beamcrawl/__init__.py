@@ -30,7 +30,9 @@ Crawl steps (Nutch's jobs)
     :class:`ParseForUpdate`, :class:`UpdateDb`, :class:`Dedup`,
     :class:`InvertLinks`, :class:`IndexPages`, :class:`WriteIndexFiles`,
     :class:`ReadSitemaps`, :class:`Sitemap`, :class:`WarcRecords`,
-    :class:`WriteWarc`; statistics: :class:`CrawlDbStats`,
+    :class:`WriteWarc`; the embedded search index after
+    :class:`WriteIndexFiles`: :func:`apply_index_actions`,
+    :func:`search_index`; statistics: :class:`CrawlDbStats`,
     :class:`UrlStates` (:class:`UrlState`, :func:`url_state`).
 
 Data on disk
@@ -76,7 +78,9 @@ from pipelines.library import (
     ReadCrawlDb,
     ReadSegment,
     RoundResult,
+    apply_index_actions,
     new_crawldb_version,
+    search_index,
 )
 from pipelines.oneshot import FetchUrls
 from pipelines.parse import Parse, ParseForUpdate
@@ -127,10 +131,12 @@ __all__ = [
     "WriteIndexFiles",
     "WriteWarc",
     "WriteWebPages",
+    "apply_index_actions",
     "as_link_policy",
     "load_link_policy",
     "new_crawldb_version",
     "page_error",
+    "search_index",
     "step_config",
     "url_state",
 ]

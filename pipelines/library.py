@@ -18,12 +18,14 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.pvalue import PBegin, PCollection
 
+from crawllib import searchindex
 from crawllib.config import CrawlConfig
 from crawllib.errors import CrawlError
 from crawllib.webpage import WebPage
 from pipelines import io, versions
 from pipelines.fetch import Fetch
 from pipelines.generate import Generate, segment_tag
+from pipelines.index import read_actions
 from pipelines.options import now_ms as wall_clock_ms
 from pipelines.parse import ParseForUpdate
 from pipelines.processors import Processor, ProcessPages
@@ -91,6 +93,31 @@ def new_crawldb_version(
         versions.new_version(crawldb, keep_backup) as new_dir,
     ):
         yield new_dir
+
+
+def apply_index_actions(actions_dir: str, index_dir: str) -> tuple[int, int]:
+    """Apply the actions ``WriteIndexFiles(actions_dir, "tantivy")`` wrote.
+
+    The embedded tantivy index at ``index_dir`` (created if missing) gets
+    them in one commit, as ``beamcrawl index`` applies them after its
+    pipeline: each URL's old document is deleted, its new one (if any)
+    added. Run it after the pipeline that wrote ``actions_dir`` finished.
+    Returns the numbers of documents added and of deletes applied.
+
+    Raises:
+        SearchIndexError: ``index_dir`` holds something else than an index.
+    """
+    return searchindex.apply_actions(index_dir, read_actions(actions_dir))
+
+
+def search_index(index_dir: str, text: str, limit: int = 10) -> list[searchindex.Hit]:
+    """The ``limit`` best hits for ``text`` in the index, best first.
+
+    As ``beamcrawl search`` ranks them (title x3, anchors x2, URL x1.5,
+    content x1, the page's boost); each hit has ``rank``, ``url``,
+    ``title``, ``score`` and a snippet.
+    """
+    return searchindex.search(index_dir, text, limit)
 
 
 class RoundResult(NamedTuple):

@@ -34,8 +34,6 @@ from apache_beam.options.pipeline_options import PipelineOptions
 from apache_beam.runners.runner import PipelineResult
 
 import beamcrawl as bc
-from crawllib import searchindex
-from pipelines.index import read_actions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # newssite.py
 import newssite
@@ -131,8 +129,8 @@ def index(work_dir: str, config: bc.CrawlConfig, beam_args: list[str]) -> int:
             | "WriteActions" >> bc.WriteIndexFiles(staging, "tantivy")
         )
     index_dir = os.path.join(work_dir, "index")
-    searchindex.apply_actions(index_dir, read_actions(staging))
-    return searchindex.document_count(index_dir)
+    added, _deleted = bc.apply_index_actions(staging, index_dir)
+    return added
 
 
 def counters(result: PipelineResult, namespace: str) -> dict[str, int]:
@@ -143,7 +141,7 @@ def counters(result: PipelineResult, namespace: str) -> dict[str, int]:
 
 def search(work_dir: str, query: str, limit: int) -> Iterator[str]:
     """``rank. URL  title`` of the best hits."""
-    for hit in searchindex.search(os.path.join(work_dir, "index"), query, limit):
+    for hit in bc.search_index(os.path.join(work_dir, "index"), query, limit):
         yield f"{hit.rank}. {hit.url}  {hit.title}"
 
 
