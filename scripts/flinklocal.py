@@ -265,7 +265,7 @@ def _wait_until_ready(state: dict[str, Any], stale: set[str]) -> None:
     deadline = time.monotonic() + READY_TIMEOUT_S
     while time.monotonic() < deadline:
         for name in ("jobmanager", "taskmanager", "worker_pool"):
-            if not _alive(state, name):
+            if not _stays_alive(state, name):
                 log = RUN / "log" / f"{name}.out"
                 raise FlinkLocalError(f"{name} exited during start; see {log}")
         registered = _taskmanager_ids(state)
@@ -275,6 +275,19 @@ def _wait_until_ready(state: dict[str, Any], stale: set[str]) -> None:
     raise FlinkLocalError(
         f"no TaskManager registered in {READY_TIMEOUT_S} s ({_rest(state)})"
     )
+
+
+def _stays_alive(state: dict[str, Any], name: str) -> bool:
+    """``_alive``, asked three times over a second before it counts as dead.
+
+    Flink's start scripts exec java in the process they started as; a look
+    at ``/proc`` in the middle of that exec can miss the process.
+    """
+    for _ in range(3):
+        if _alive(state, name):
+            return True
+        time.sleep(0.5)
+    return False
 
 
 def _taskmanager_ids(state: dict[str, Any]) -> set[str]:
@@ -439,8 +452,12 @@ def _alive(state: dict[str, Any], name: str) -> bool:
     except OSError:
         return False
     zombie = stat.rsplit(")", 1)[1].split()[0] == "Z"
+    if zombie:
+        return False
+    if not cmdline:  # in the middle of an exec: the pid is still the process's
+        return True
     marker = b"worker_pool_main" if name == "worker_pool" else b"flink"
-    return marker in cmdline and not zombie
+    return marker in cmdline
 
 
 def _get_json(url: str) -> dict[str, Any] | None:
