@@ -37,6 +37,7 @@ from pipelines import io, progress, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
+    clock_ms,
     counters,
     describe,
     job_parser,
@@ -84,8 +85,7 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
     ) -> None:
         super().__init__()
         config = step_config(config, GenerateConfig)
-        if cur_time_ms is None:
-            cur_time_ms = config.fixed_time_ms or now_ms()
+        cur_time_ms = clock_ms(config.fixed_time_ms, cur_time_ms)
         if generate_time_ms is None:
             generate_time_ms = cur_time_ms
         if batch_ids is None:

@@ -31,6 +31,7 @@ from pipelines import io, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
+    clock_ms,
     counters,
     describe,
     job_parser,
@@ -81,7 +82,7 @@ class Inject(beam.PTransform[PCollection[str], PCollection[WebPage]]):
     ) -> None:
         super().__init__()
         self._config = step_config(config, InjectConfig)
-        self._now_ms = _clock(self._config, now_ms)
+        self._now_ms = clock_ms(self._config.fixed_time_ms, now_ms)
 
     def expand(self, lines: PCollection[str]) -> PCollection[WebPage]:
         return (
@@ -124,13 +125,6 @@ class MergeIntoCrawlDb(
             | "JoinByUrl" >> beam.CoGroupByKey()
             | "Merge" >> beam.ParDo(_MergeFn(self._config))
         )
-
-
-def _clock(config: InjectConfig, given_ms: int | None) -> int:
-    """``given_ms``, else ``injector.current.time``, else now."""
-    if given_ms is not None:
-        return given_ms
-    return config.fixed_time_ms or now_ms()
 
 
 class _DecodeFn(beam.DoFn):

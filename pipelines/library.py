@@ -26,7 +26,7 @@ from pipelines import io, versions
 from pipelines.fetch import Fetch
 from pipelines.generate import Generate, segment_tag
 from pipelines.index import read_actions
-from pipelines.options import now_ms as wall_clock_ms
+from pipelines.options import clock_ms
 from pipelines.parse import ParseForUpdate
 from pipelines.processors import Processor, ProcessPages
 from pipelines.segments import PARTS
@@ -158,8 +158,7 @@ class CrawlRound(beam.PTransform[PCollection[WebPage], RoundResult]):
             max_num_segments=1,
             top_n=generate.top_n if top_n is None else top_n,
         ).check()
-        if now_ms is None:
-            now_ms = generate.fixed_time_ms or wall_clock_ms()
+        now_ms = clock_ms(generate.fixed_time_ms, now_ms)
         self._generate = Generate(generate, now_ms)
         self._fetch = Fetch(config.fetch)
         self._parse = ParseForUpdate(config.parse)

@@ -26,8 +26,6 @@ from crawllib.config import (
     InjectConfig,
     ParseConfig,
 )
-from crawllib.parsing import PageParser, skip_reason
-from crawllib.status import ParseMajor
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.urls.partition import UrlPartitioner
@@ -89,9 +87,11 @@ class FetchUrls(beam.PTransform[PCollection[Any], PCollection[WebPage]]):
             | "ToFetchList" >> beam.ParDo(to_page, self._num_fetchers)
             | "Fetch" >> Fetch(self._fetch)
         )
+        _, for_update = fetched | "Parse" >> parse.ParseForUpdate(
+            self._parse, keep_content=self._keep_content
+        )
         if self._keep_content:
-            return fetched | "Parse" >> beam.ParDo(_ParseKeepingContentFn(self._parse))
-        _, for_update = fetched | "Parse" >> parse.ParseForUpdate(self._parse)
+            return for_update
         return for_update | "DropContent" >> beam.Map(_without_content)
 
 
@@ -164,31 +164,3 @@ class _ToFetchListFn(beam.DoFn):
         yield oneshot.fetch_list_page(
             url, metadata, self._configs, self._now_ms, self._batch_id, partition
         )
-
-
-class _ParseKeepingContentFn(beam.DoFn):
-    """Parse as :class:`~pipelines.parse.ParseForUpdate` does, keeping the content."""
-
-    def __init__(self, config: ParseConfig) -> None:
-        self._config = config
-
-    def setup(self) -> None:
-        self._parser = PageParser(self._config)
-
-    def process(self, page: WebPage) -> Iterator[WebPage]:
-        reason = skip_reason(page, self._config)
-        if reason is not None:
-            Metrics.counter(parse.SKIP_NAMESPACE, reason.name.lower()).inc()
-            yield page
-            return
-        parsed = self._parser.parse_page(page)
-        status = parsed["parseStatus"]
-        if status is not None:
-            major = ParseMajor(status["majorCode"]).label
-            Metrics.counter(parse.NAMESPACE, major).inc()
-        for name, count in self._parser.take_link_counts().items():
-            Metrics.counter(parse.LINKS_NAMESPACE, name).inc(count)
-        yield parsed
-
-    def teardown(self) -> None:
-        self._parser.close()

@@ -222,6 +222,18 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def clock_ms(fixed_ms: int | None, given_ms: int | None = None) -> int:
+    """A transform's clock: ``given_ms``, else the configured fixed time, else now.
+
+    ``fixed_ms`` is ``injector.current.time`` / ``generate.curTime`` (None
+    when unset); read once, when the transform is built, so every worker
+    uses the same clock.
+    """
+    if given_ms is not None:
+        return given_ms
+    return fixed_ms if fixed_ms is not None else now_ms()
+
+
 def counters(result: PipelineResult, namespace: str) -> dict[str, int]:
     """The committed (or else attempted) values of a namespace's counters.
 

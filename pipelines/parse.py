@@ -89,17 +89,29 @@ class ParseForUpdate(
     it is not parsed. It stands for the fetched and the parsed pages
     together (updatedb prefers a page's parse record) without a Flatten,
     which a local runner pays for by encoding every record.
+
+    ``keep_content``: parsed records keep the raw content (parsing then runs
+    in the runner's threads, whatever ``parser.processes`` says).
     """
 
-    def __init__(self, config: ParseConfig | CrawlConfig) -> None:
+    def __init__(
+        self, config: ParseConfig | CrawlConfig, keep_content: bool = False
+    ) -> None:
         super().__init__()
         self._config = step_config(config, ParseConfig)
+        self._keep_content = keep_content
 
     def expand(
         self, pages: PCollection[WebPage]
     ) -> tuple[PCollection[WebPage], PCollection[WebPage]]:
         outputs = pages | "ParsePages" >> beam.ParDo(
-            _ParseFn(self._config, resume=False, force=False, for_update=True)
+            _ParseFn(
+                self._config,
+                resume=False,
+                force=False,
+                for_update=True,
+                keep_content=self._keep_content,
+            )
         ).with_outputs(_PARSED, main="for_update")
         return outputs[_PARSED], outputs.for_update
 
@@ -108,22 +120,29 @@ class _ParseFn(beam.DoFn):
     """Parses in this thread, or in ``config.processes`` worker processes.
 
     ``for_update``: parsed pages go to the ``parsed`` output and the main
-    output, pages not parsed to the main output.
+    output, pages not parsed to the main output. ``keep_content``: parsed
+    pages keep their content, and are parsed in this thread.
     """
 
     def __init__(
-        self, config: ParseConfig, resume: bool, force: bool, for_update: bool = False
+        self,
+        config: ParseConfig,
+        resume: bool,
+        force: bool,
+        for_update: bool = False,
+        keep_content: bool = False,
     ) -> None:
         self._config = config
         self._resume = resume
         self._force = force
         self._for_update = for_update
+        self._keep_content = keep_content
 
     def setup(self) -> None:
         self._parser = PageParser(self._config)
 
     def start_bundle(self) -> None:
-        processes = self._config.processes
+        processes = 0 if self._keep_content else self._config.processes
         self._batch = ParseBatch(self._config, processes) if processes > 0 else None
         self._parser.take_link_counts()  # none left over from a failed bundle
 
@@ -135,7 +154,9 @@ class _ParseFn(beam.DoFn):
                 yield page
             return
         parsed: Iterable[WebPage]
-        if self._batch is None:
+        if self._keep_content:
+            parsed = [self._parser.parse_page(page)]
+        elif self._batch is None:
             parsed = [parse_without_content(self._parser, page)]
         else:
             parsed = self._batch.submit(page)

@@ -32,8 +32,7 @@ from crawllib.pagetext import render_page
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, to_json_line
 from pipelines import damaged, io, versions
-from pipelines.options import JobArgs, job_parser, parse_job_args
-from pipelines.urlstates import states_clock
+from pipelines.options import JobArgs, clock_ms, job_parser, parse_job_args
 
 _QUANTILE_STEPS = 1001  # 0.1% resolution for db.stats.score.quantiles
 
@@ -56,7 +55,7 @@ class CrawlDbStats(beam.PTransform[PCollection[WebPage], PCollection[dict[str, A
         super().__init__()
         self._crawldb = crawldb
         self._config = step_config(config, StatsConfig)
-        self._now_ms = states_clock(self._config, now_ms)
+        self._now_ms = clock_ms(self._config.fixed_time_ms, now_ms)
 
     def expand(self, pages: PCollection[WebPage]) -> PCollection[dict[str, Any]]:
         quantiles = (

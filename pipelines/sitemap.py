@@ -37,6 +37,7 @@ from pipelines.inject import ReadSeeds, list_seed_files
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
+    clock_ms,
     counters,
     describe,
     job_parser,
@@ -73,7 +74,7 @@ class ReadSitemaps(beam.PTransform[PCollection[str], PCollection[WebPage]]):
     ) -> None:
         super().__init__()
         self._config = step_config(config, SitemapConfig)
-        self._now_ms = _clock(self._config, now_ms)
+        self._now_ms = clock_ms(self._config.fixed_time_ms, now_ms)
 
     def expand(self, lines: PCollection[str]) -> PCollection[WebPage]:
         return (
@@ -101,7 +102,7 @@ class Sitemap(
     ) -> None:
         super().__init__()
         self._config = step_config(config, SitemapConfig)
-        self._now_ms = _clock(self._config, now_ms)
+        self._now_ms = clock_ms(self._config.fixed_time_ms, now_ms)
 
     def expand(
         self, inputs: tuple[PCollection[str], PCollection[WebPage]]
@@ -116,13 +117,6 @@ class Sitemap(
             | "JoinByUrl" >> beam.CoGroupByKey()
             | "Merge" >> beam.ParDo(_MergeFn(self._config.overwrite_existing))
         )
-
-
-def _clock(config: SitemapConfig, given_ms: int | None) -> int:
-    """``given_ms``, else ``injector.current.time`` (when set), else now."""
-    if given_ms is not None:
-        return given_ms
-    return config.fixed_time_ms or now_ms()
 
 
 class _WorkFn(beam.DoFn):

@@ -40,21 +40,12 @@ class UrlStates(beam.PTransform[PCollection[WebPage], PCollection[dict[str, int]
         elif not isinstance(config, GenerateConfig):
             config = step_config(config, StatsConfig)
         self._gen_delay_ms = config.gen_delay_ms
-        self._now_ms = states_clock(config, now_ms)
+        self._now_ms = options.clock_ms(config.fixed_time_ms, now_ms)
 
     def expand(self, pages: PCollection[WebPage]) -> PCollection[dict[str, int]]:
         return pages | "CountStates" >> beam.CombineGlobally(
             _UrlStatesFn(self._now_ms, self._gen_delay_ms)
         )
-
-
-def states_clock(config: StatsConfig | GenerateConfig, now_ms: int | None) -> int:
-    """The URL states' clock: ``now_ms``, else ``generate.curTime``, else now."""
-    if now_ms is not None:
-        return now_ms
-    if config.fixed_time_ms is not None:
-        return config.fixed_time_ms
-    return options.now_ms()
 
 
 class _UrlStatesFn(beam.CombineFn):
