@@ -12,12 +12,16 @@ the next page waits its turn, where the job's own thread may turn the next
 page away as busy while the stuck parse finishes a C call
 (:mod:`crawllib.parse.timelimit`).
 
-The worker processes are shared by every batch of one configuration in the
-process and outlive a job (a crawl runs many jobs in one process); they are
-started on first use. A worker that dies (a crash in a C library, the OOM
-killer) fails nothing but the pages it could have been parsing: those are
-parsed once more, one at a time, in a fresh pool, and a page that kills a
-worker again is recorded as a failed parse.
+The worker processes are shared by every batch in the process and outlive a
+job (a crawl runs many jobs in one process); each chunk of pages carries its
+batch's configuration (pickled once per batch), and a worker builds a new
+parser when the configuration changes. They are started on first use, or
+ahead of it by :func:`prestart` (the command line starts them while it
+imports Beam, so their own start-up costs no wall time). A worker that dies
+(a crash in a C library, the OOM killer) fails nothing but the pages it
+could have been parsing: those are parsed once more, one at a time, in a
+fresh pool, and a page that kills a worker again is recorded as a failed
+parse.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import pickle
 import threading
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
@@ -73,7 +78,7 @@ class ParseBatch:
     def __init__(self, config: ParseConfig, processes: int, max_pending: int = 0):
         if processes < 1:
             raise ValueError(f"processes must be 1 or more, not {processes}")
-        self._config = config
+        self._config = pickle.dumps(config)  # sent with every chunk
         self._processes = processes
         self._max_pending = max_pending or 64 * processes
         self._chunk = max(1, min(self.CHUNK, self._max_pending // (2 * processes)))
@@ -112,8 +117,9 @@ class ParseBatch:
     def _hand_over(self) -> None:
         if self._open:
             chunk, self._open = self._open, []
-            pool = _shared_pool(self._config, self._processes)
-            self._pending.append((chunk, pool.submit(_parse_chunk, chunk)))
+            pool = _shared_pool(self._processes)
+            future = pool.submit(_parse_chunk, self._config, chunk)
+            self._pending.append((chunk, future))
             self._waiting += len(chunk)
 
     def _next(self) -> list[WebPage]:
@@ -134,9 +140,11 @@ class ParseBatch:
         """Parse ``page`` by itself in a fresh pool; failed if it kills that too."""
         _LOG.warning("a parser process died; parsing %s again alone", page["url"])
         for _ in range(2):
-            pool = _shared_pool(self._config, self._processes)
+            pool = _shared_pool(self._processes)
             try:
-                parsed, counts = pool.submit(_parse_chunk, [page]).result()
+                parsed, counts = pool.submit(
+                    _parse_chunk, self._config, [page]
+                ).result()
             except BrokenProcessPool:
                 continue
             self._add(counts)
@@ -146,29 +154,39 @@ class ParseBatch:
 
 
 _POOL_LOCK = threading.Lock()
-_POOL: tuple[ParseConfig, int, concurrent.futures.ProcessPoolExecutor] | None = None
-_WORKER_PARSER: PageParser | None = None
+_POOL: tuple[int, concurrent.futures.ProcessPoolExecutor] | None = None
+_WORKER: tuple[bytes, PageParser] | None = None  # a worker's config and parser
 
 
-def _shared_pool(
-    config: ParseConfig, processes: int
-) -> concurrent.futures.ProcessPoolExecutor:
-    """The process's pool for ``config``: started, or replaced if broken or other."""
+def prestart(processes: int) -> None:
+    """Start ``processes`` workers now, so a later batch finds them ready.
+
+    A worker's start-up (a new interpreter importing the parser) then runs
+    beside whatever this process does meanwhile, such as importing Beam.
+    """
+    if processes < 1:
+        raise ValueError(f"processes must be 1 or more, not {processes}")
+    pool = _shared_pool(processes)
+    for _ in range(processes):  # each submit to a busy pool spawns a worker
+        pool.submit(os.getpid)
+
+
+def _shared_pool(processes: int) -> concurrent.futures.ProcessPoolExecutor:
+    """The process's pool of ``processes`` workers: started, or replaced if broken."""
     global _POOL
     with _POOL_LOCK:
         if _POOL is not None:
-            known_config, known_processes, pool = _POOL
+            known_processes, pool = _POOL
             broken = getattr(pool, "_broken", False)
-            if known_config == config and known_processes == processes and not broken:
+            if known_processes == processes and not broken:
                 return pool
             pool.shutdown(wait=False, cancel_futures=True)
         pool = concurrent.futures.ProcessPoolExecutor(
             processes,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
-            initargs=(config,),
         )
-        _POOL = (config, processes, pool)
+        _POOL = (processes, pool)
         return pool
 
 
@@ -177,16 +195,14 @@ def shutdown_pool() -> None:
     global _POOL
     with _POOL_LOCK:
         if _POOL is not None:
-            _POOL[2].shutdown(wait=True, cancel_futures=True)
+            _POOL[1].shutdown(wait=True, cancel_futures=True)
             _POOL = None
 
 
 atexit.register(shutdown_pool)
 
 
-def _start_worker(config: ParseConfig) -> None:
-    global _WORKER_PARSER
-    _WORKER_PARSER = PageParser(config, use_alarm=True)
+def _start_worker() -> None:
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(
@@ -204,10 +220,18 @@ def _exit_with_parent(sentinel: int) -> None:
     os._exit(0)
 
 
-def _parse_chunk(pages: list[WebPage]) -> _Parsed:
-    """The parsed pages and their outlink tallies (``Links`` counters)."""
-    parser = _WORKER_PARSER
-    assert parser is not None, "the worker was not initialized"
+def _parse_chunk(config: bytes, pages: list[WebPage]) -> _Parsed:
+    """The parsed pages and their outlink tallies (``Links`` counters).
+
+    ``config``: the pickled :class:`ParseConfig`; the worker's parser is
+    built again only when it differs from the last chunk's.
+    """
+    global _WORKER
+    if _WORKER is None or _WORKER[0] != config:
+        if _WORKER is not None:
+            _WORKER[1].close()
+        _WORKER = (config, PageParser(pickle.loads(config), use_alarm=True))
+    parser = _WORKER[1]
     parser.take_link_counts()  # none left over from a chunk that failed
     parsed = [parse_without_content(parser, page) for page in pages]
     return parsed, parser.take_link_counts()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import sys
 import threading
 import warnings
@@ -198,6 +199,11 @@ def dry_run_line(command: str, done: DryRunDone) -> str:
 
 def _dispatch(command: str, args: list[str]) -> int:
     module_name = COMMANDS[command][0]
+    workers = parse_workers_to_start(command, args)
+    if workers:
+        from crawllib import parsepool
+
+        parsepool.prestart(workers)  # they start while Beam is imported below
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
@@ -207,6 +213,29 @@ def _dispatch(command: str, args: list[str]) -> int:
     if module_name == "pipelines.checkers":
         return int(module.run(command, args))
     return int(module.run(args))
+
+
+def parse_workers_to_start(command: str, args: Sequence[str]) -> int:
+    """The parse worker processes to start before Beam is imported; 0: none.
+
+    The jobs of ``parse``, ``fetch --parse``, ``crawl`` and ``demo`` parse
+    in one worker process per core on the local runner (``parser.processes``
+    -1, the default). Started first, the workers import the parser while
+    this process imports Beam. A job that turns out to want other workers
+    (``parser.processes`` set in a ``--conf`` file) replaces them.
+    """
+    parses = command in ("parse", "crawl", "demo") or (
+        command == "fetch" and "--parse" in args
+    )
+    cores = len(os.sched_getaffinity(0))
+    if not parses or cores < 2:
+        return 0
+    for arg in args:
+        if arg in ("-h", "--help") or arg.startswith(("--runner", "--job_endpoint")):
+            return 0
+        if "parser.processes" in arg:
+            return 0
+    return cores
 
 
 if __name__ == "__main__":

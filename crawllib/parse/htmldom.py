@@ -367,6 +367,9 @@ def text_nodes(
 
 def _subtree_text(element: etree._Element, breaks: Collection[str]) -> Iterator[str]:
     """:func:`text_nodes` of ``element``, by ``itertext`` when nothing is marked."""
+    if len(element) == 0 and element.tag not in breaks:  # a title: what itertext gives
+        text = element.text
+        return iter(()) if text is None else iter((text,))
     marked = next(element.iterdescendants(*breaks, "script", "style"), None)
     if element.tag in breaks or marked is not None:
         return text_nodes(element, breaks)

@@ -14,6 +14,7 @@ from crawllib.parsepool import (
     WORKER_DIED,
     ParseBatch,
     parse_without_content,
+    prestart,
     shutdown_pool,
     worker_died,
 )
@@ -86,7 +87,7 @@ def test_killed_workers_lose_no_page(caplog):
     from crawllib import parsepool
 
     assert parsepool._POOL is not None
-    pool = parsepool._POOL[2]
+    pool = parsepool._POOL[1]
     for page in pages[1:]:
         out += batch.submit(page)
     for pid in list(pool._processes):
@@ -209,3 +210,44 @@ def test_workers_exit_when_their_parent_is_killed():
     for pid in left:  # do not leave them behind if the test fails
         os.kill(pid, signal.SIGKILL)
     assert not left
+
+
+def _worker_pids() -> set[int]:
+    from crawllib import parsepool
+
+    assert parsepool._POOL is not None
+    return set(parsepool._POOL[1]._processes)
+
+
+def test_prestarted_workers_parse_batches_of_any_configuration():
+    prestart(2)
+    started = _worker_pids()
+    assert len(started) == 2
+    one_link = ParseConfig.from_properties(
+        load_properties(defines=["db.max.outlinks.per.page=1"])
+    )
+    pages = [_page(n) for n in range(20)]
+    for config in (CONFIG, one_link, CONFIG):
+        batch = ParseBatch(config, processes=2)
+        out = [parsed for page in pages for parsed in batch.submit(page)]
+        out += batch.drain()
+        parser = PageParser(config)
+        try:
+            assert out == [parse_without_content(parser, page) for page in pages]
+        finally:
+            parser.close()
+        expected = 1 if config is one_link else 2
+        assert {len(page["outlinks"]) for page in out} == {expected}
+    assert _worker_pids() == started  # the same two processes did it all
+
+
+def test_a_batch_of_another_size_replaces_the_prestarted_pool():
+    prestart(2)
+    started = _worker_pids()
+    batch = ParseBatch(CONFIG, processes=1)
+    out = list(batch.submit(_page(1))) + list(batch.drain())
+    assert out == _in_process([_page(1)])
+    assert len(_worker_pids()) == 1
+    assert not _worker_pids() & started
+    with pytest.raises(ValueError, match="processes"):
+        prestart(0)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pipelines.cli import main
+from pipelines.cli import main, parse_workers_to_start
 
 NOW = "1700000000000"
 
@@ -186,3 +186,26 @@ def test_the_installed_command_reports_user_errors_without_traceback(tmp_path):
         f"beamcrawl: no crawldb at {tmp_path / 'db'} (no published version in it)"
     ]
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "args", "starts"),
+    [
+        ("parse", ["crawl/segments/1"], True),
+        ("crawl", ["--seeds", "s", "crawl", "2"], True),
+        ("demo", [], True),
+        ("fetch", ["seg", "--parse"], True),
+        ("fetch", ["seg"], False),
+        ("inject", ["crawl/crawldb", "seeds"], False),
+        ("parse", ["seg", "--runner", "FlinkRunner"], False),
+        ("parse", ["seg", "--runner=PortableRunner"], False),
+        ("parse", ["seg", "--job_endpoint=localhost:8099"], False),
+        ("parse", ["seg", "-D", "parser.processes=0"], False),
+        ("parse", ["seg", "-Dparser.processes=3"], False),
+        ("parse", ["--help"], False),
+    ],
+)
+def test_parse_workers_start_before_beam_for_local_parsing_jobs(command, args, starts):
+    cores = len(os.sched_getaffinity(0))
+    expected = cores if starts and cores > 1 else 0
+    assert parse_workers_to_start(command, args) == expected
