@@ -1412,6 +1412,21 @@ def test_nutch_text_and_anchors_match_a_port_of_dom_content_utils(seed):
         assert [anchor_text(link.element, blocks) for link in found] == want_anchors
 
 
+@pytest.mark.parametrize("marked_at", [None, 3, 63, 64, 65, 150])
+def test_anchors_of_links_with_many_descendants_match_the_port(marked_at):
+    # past 64 descendants the search for marked ones is lxml's by tag names
+    spans = ["<span>w</span>"] * 200
+    if marked_at is not None:
+        spans[marked_at] = "<div>block</div>"
+    root = parse_tree(f"<p><a href='x'>{''.join(spans)}</a></p>")
+    assert root is not None
+    (link,) = find_links(root, link_table(CONFIG))
+    want = _anchor(_dom(link.element), CONFIG.line_separators)
+
+    assert anchor_text(link.element, CONFIG.line_separators) == want
+    assert ("\n" in want) is (marked_at is not None)
+
+
 def test_outlink_type():
     result = parse("<a href='x'>y</a>", "http://h/")
 
