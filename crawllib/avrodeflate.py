@@ -11,6 +11,7 @@ for), zlib writes the same format.
 
 from __future__ import annotations
 
+import io
 import zlib
 from collections.abc import Callable
 from types import ModuleType
@@ -71,3 +72,47 @@ def _avro_long(value: int) -> bytes:
         value >>= 7
     out.append(value)
     return bytes(out)
+
+
+def read_block(source: BinaryIO) -> io.BytesIO:
+    """A fastavro block reader for ``deflate``: ISA-L's inflate, else zlib's.
+
+    What fastavro's own reader does (read the block's byte count and bytes,
+    ``EOFError`` when the file ends first, inflate), with ISA-L inflating
+    about twice as fast. Data ISA-L refuses (a damaged block) goes to zlib as
+    before, so a damaged file fails, or yields a partial block, as it did.
+    """
+    size = _read_avro_long(source)
+    data = source.read(size)
+    if len(data) != size:
+        raise EOFError(f"Expected {size} bytes, read {len(data)}")
+    if isal_zlib is not None:
+        try:
+            return io.BytesIO(isal_zlib.decompress(data, wbits=-15))
+        except isal_zlib.error:
+            pass
+    return io.BytesIO(zlib.decompressobj(-zlib.MAX_WBITS).decompress(data))
+
+
+def install_block_reader() -> None:
+    """Make fastavro, and Beam's Avro source with it, inflate by :func:`read_block`.
+
+    fastavro keeps its codecs' block readers in ``fastavro.read.BLOCK_READERS``
+    (where it lets users add codecs); this replaces the ``deflate`` entry.
+    """
+    import fastavro.read
+
+    fastavro.read.BLOCK_READERS["deflate"] = read_block
+
+
+def _read_avro_long(source: BinaryIO) -> int:
+    """Avro's zig-zag varint, one byte at a time; ``EOFError`` at the end."""
+    value = shift = 0
+    while True:
+        byte = source.read(1)
+        if not byte:
+            raise EOFError("Expected a long, found the end of the file")
+        value |= (byte[0] & 0x7F) << shift
+        if not byte[0] & 0x80:
+            return (value >> 1) ^ -(value & 1)
+        shift += 7

@@ -19,7 +19,7 @@ import secrets
 import shutil
 import tempfile
 import time
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import apache_beam as beam
 import fastavro.write
@@ -30,11 +30,12 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.pvalue import PBegin, PCollection
 
-from crawllib import avrocheck, avrodeflate
+from crawllib import avrocheck, avrodeflate, avroencode
 from crawllib.errors import CorruptFileError
 from crawllib.webpage import WebPage, schema
 
 _LOG = logging.getLogger(__name__)
+avrodeflate.install_block_reader()  # every Avro file read here inflates by ISA-L
 
 PART_PREFIX = "part"
 PART_SUFFIX = ".avro"
@@ -179,9 +180,14 @@ SYNC_INTERVAL = 256 * 1024
 
 
 class _DeflateAvroSink(_FastAvroSink):
-    """Beam's fastavro sink (``WriteToAvro``'s) at level 1, by ISA-L if installed."""
+    """Beam's fastavro sink (``WriteToAvro``'s) at level 1, by ISA-L if installed.
 
-    def open(self, temp_path: str) -> fastavro.write.Writer:
+    Records are encoded by :mod:`crawllib.avroencode` (fastavro's bytes, at
+    half the cost or less) into the blocks fastavro's ``Writer`` would make;
+    the ``Writer`` writes the header and frames each block.
+    """
+
+    def open(self, temp_path: str) -> avroencode.EncodedBlocks:
         self.file_handle = FileBasedSink.open(self, temp_path)
         writer = fastavro.write.Writer(
             self.file_handle,
@@ -192,7 +198,17 @@ class _DeflateAvroSink(_FastAvroSink):
         )
         if self._codec == "deflate":  # the same blocks, by ISA-L when installed
             writer.block_writer = avrodeflate.block_writer()
-        return writer
+        if self._schema == schema():
+            return avroencode.EncodedBlocks(writer, avroencode.encode_webpage)
+        encode = avroencode.compile_encoder(self._schema)
+        return avroencode.EncodedBlocks(writer, encode)
+
+    def write_record(self, blocks: avroencode.EncodedBlocks, value: Any) -> None:
+        blocks.write(value)
+
+    def close(self, blocks: avroencode.EncodedBlocks) -> None:
+        blocks.end_block()
+        super().close(blocks.writer)  # fastavro's flush, then the file closed
 
 
 def parts_pattern(directory: str) -> str:
