@@ -14,8 +14,11 @@ old and new alternating, ``--repeat`` rounds:
 - write: a whole deflate file as ``WriteWebPages`` writes it
   (256 KB blocks at level 1, by ISA-L), by fastavro's ``Writer.write`` vs
   ``EncodedBlocks.write`` (files checked byte for byte);
+- read: that file read back by ``fastavro.reader``, its deflate blocks
+  inflated by fastavro's own reader (zlib) vs ``avrodeflate.read_block``
+  (ISA-L; records checked equal);
 
-and prints microseconds per record, min and median.
+and prints microseconds per record, min and median, before and after.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from functools import partial
 from typing import Any
 
 import fastavro
+import fastavro.read
 
 from crawllib import avrodeflate, avroencode
 from crawllib.config import ParseConfig, UpdateConfig, load_properties
@@ -116,6 +120,11 @@ def _file(records: list[Any], generated: bool) -> bytes:
     return out.getvalue()
 
 
+def _read(data: bytes, block_reader: Callable[[Any], Any]) -> list[Any]:
+    fastavro.read.BLOCK_READERS["deflate"] = block_reader
+    return list(fastavro.reader(io.BytesIO(data)))
+
+
 def _us_per_record(run: Callable[[], Any], count: int) -> float:
     started = time.perf_counter()
     run()
@@ -129,16 +138,20 @@ def main() -> None:
     args.add_argument("--repeat", type=int, default=7)
     options = args.parse_args()
     kinds = _records(options.pages)
-    print(
-        f"{'records':<8} {'n':>6} {'step':<7} {'fastavro us':>18} {'generated us':>18}"
-    )
+    zlib_reader = fastavro.read.BLOCK_READERS["deflate"]  # fastavro's own
+    assert zlib_reader is not avrodeflate.read_block
+    print(f"{'records':<8} {'n':>6} {'step':<7} {'before us':>18} {'after us':>18}")
     for kind, records in kinds.items():
         assert _fastavro_encode(records) == _generated_encode(records)
-        assert _file(records, False) == _file(records, True)
+        data = _file(records, False)
+        assert data == _file(records, True)
+        assert _read(data, zlib_reader) == _read(data, avrodeflate.read_block)
         steps: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {
             "encode": (partial(_fastavro_encode, records),
                        partial(_generated_encode, records)),
             "write": (partial(_file, records, False), partial(_file, records, True)),
+            "read": (partial(_read, data, zlib_reader),
+                     partial(_read, data, avrodeflate.read_block)),
         }  # fmt: skip
         for step, (old, new) in steps.items():
             times: tuple[list[float], list[float]] = ([], [])

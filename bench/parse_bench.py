@@ -77,7 +77,14 @@ def _time_pipeline(work: str, pages: list[dict], flags: list[str]) -> float:
     with open(
         os.path.join(segment, "fetch", "part-00000-of-00001.avro"), "wb"
     ) as handle:
-        fastavro.writer(handle, fastavro.parse_schema(schema()), pages)
+        fastavro.writer(  # as the fetch job writes its part: deflate level 1
+            handle,
+            fastavro.parse_schema(schema()),
+            pages,
+            codec="deflate",
+            codec_compression_level=1,
+            sync_interval=256 * 1024,
+        )
     command = [os.path.join(os.path.dirname(sys.executable), "beamcrawl"), "parse"]
     started = time.perf_counter()
     if subprocess.run([*command, segment, *flags], check=False).returncode != 0:
