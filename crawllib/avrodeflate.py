@@ -65,12 +65,16 @@ def block_writer(
 
 def _avro_long(value: int) -> bytes:
     """Avro's zig-zag varint encoding of a long."""
-    value = (value << 1) ^ (value >> 63)
+    return varint((value << 1) ^ (value >> 63))
+
+
+def varint(zigzag: int) -> bytes:
+    """The varint bytes of an already zig-zagged (non-negative) long."""
     out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
+    while zigzag > 0x7F:
+        out.append((zigzag & 0x7F) | 0x80)
+        zigzag >>= 7
+    out.append(zigzag)
     return bytes(out)
 
 

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 import fastavro
 import fastavro.write
 
+from crawllib.avrodeflate import varint
 from crawllib.webpage import WebPage, schema
 
 Encoder = Callable[[Any], bytes]
@@ -279,7 +280,7 @@ def compile_fast_path(avro_schema: dict[str, Any]) -> Encoder:
         "Fallback": Fallback,
         "count": _length,
         "small": _ZIGZAG_SMALL,
-        "varint": _varint,
+        "varint": varint,
         "int32": _int32,
         "int64": _int64,
         "float_bits": _FLOAT32.pack,
@@ -299,18 +300,9 @@ _ZIGZAG_SMALL = [bytes([(n << 1) ^ (n >> 63)]) for n in range(64)] + [
 """A one-byte long for -64 <= n < 64, indexed by n (negative n from the end)."""
 
 
-def _varint(zigzag: int) -> bytes:
-    out = bytearray()
-    while zigzag > 0x7F:
-        out.append((zigzag & 0x7F) | 0x80)
-        zigzag >>= 7
-    out.append(zigzag)
-    return bytes(out)
-
-
 def _length(n: int) -> bytes:
     """A length or count (never negative) as an Avro long."""
-    return _ZIGZAG_SMALL[n] if n < 64 else _varint(n << 1)
+    return _ZIGZAG_SMALL[n] if n < 64 else varint(n << 1)
 
 
 def _int64(n: int) -> bytes:
@@ -319,7 +311,7 @@ def _int64(n: int) -> bytes:
         return _ZIGZAG_SMALL[n]
     if not LONG_MIN <= n <= LONG_MAX:
         raise Fallback
-    return _varint((n << 1) ^ (n >> 63))
+    return varint((n << 1) ^ (n >> 63))
 
 
 def _int32(n: int) -> bytes:
@@ -328,4 +320,4 @@ def _int32(n: int) -> bytes:
         return _ZIGZAG_SMALL[n]
     if not INT_MIN <= n <= INT_MAX:
         raise Fallback
-    return _varint((n << 1) ^ (n >> 63))
+    return varint((n << 1) ^ (n >> 63))
