@@ -106,7 +106,7 @@ def zlib_block_reader():
     import fastavro.read
 
     installed = fastavro.read.BLOCK_READERS["deflate"]
-    yield fastavro._read.deflate_read_block
+    yield fastavro._read.deflate_read_block  # type: ignore[attr-defined]
     fastavro.read.BLOCK_READERS["deflate"] = installed
 
 
