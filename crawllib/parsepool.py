@@ -34,9 +34,11 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
+import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
+from typing import NamedTuple
 
 from crawllib.config import ParseConfig
 from crawllib.parsing import PageParser
@@ -78,7 +80,7 @@ class ParseBatch:
     def __init__(self, config: ParseConfig, processes: int, max_pending: int = 0):
         if processes < 1:
             raise ValueError(f"processes must be 1 or more, not {processes}")
-        self._config = pickle.dumps(config)  # sent with every chunk
+        self._config = _Job(tuple(sys.path), pickle.dumps(config))  # with every chunk
         self._processes = processes
         self._max_pending = max_pending or 64 * processes
         self._chunk = max(1, min(self.CHUNK, self._max_pending // (2 * processes)))
@@ -220,17 +222,32 @@ def _exit_with_parent(sentinel: int) -> None:
     os._exit(0)
 
 
-def _parse_chunk(config: bytes, pages: list[WebPage]) -> _Parsed:
+class _Job(NamedTuple):
+    """What a worker needs besides the pages: the batch's configuration.
+
+    ``paths``: this process's ``sys.path`` when the batch began. A worker
+    started earlier (:func:`prestart`) did not get the directories added
+    since, such as a link policy file's, which unpickling the configuration
+    may need.
+    """
+
+    paths: tuple[str, ...]
+    config: bytes  # the pickled ParseConfig
+
+
+def _parse_chunk(job: _Job, pages: list[WebPage]) -> _Parsed:
     """The parsed pages and their outlink tallies (``Links`` counters).
 
-    ``config``: the pickled :class:`ParseConfig`; the worker's parser is
-    built again only when it differs from the last chunk's.
+    The worker's parser is built again only when the configuration differs
+    from the last chunk's.
     """
     global _WORKER
-    if _WORKER is None or _WORKER[0] != config:
+    if _WORKER is None or _WORKER[0] != job.config:
         if _WORKER is not None:
             _WORKER[1].close()
-        _WORKER = (config, PageParser(pickle.loads(config), use_alarm=True))
+        sys.path.extend(path for path in job.paths if path not in sys.path)
+        config = pickle.loads(job.config)
+        _WORKER = (job.config, PageParser(config, use_alarm=True))
     parser = _WORKER[1]
     parser.take_link_counts()  # none left over from a chunk that failed
     parsed = [parse_without_content(parser, page) for page in pages]

@@ -251,3 +251,33 @@ def test_a_batch_of_another_size_replaces_the_prestarted_pool():
     assert not _worker_pids() & started
     with pytest.raises(ValueError, match="processes"):
         prestart(0)
+
+
+_POLICY = """
+from crawllib.linkpolicy import NutchLinkPolicy
+
+class SecondPageOnly(NutchLinkPolicy):
+    def internal(self, link):
+        return link.url.endswith("2.html")
+"""
+
+
+def test_prestarted_workers_import_a_policy_file_loaded_after_they_started(tmp_path):
+    prestart(1)  # before the policy file's directory is on sys.path
+    (tmp_path / "late_policy_module.py").write_text(_POLICY)
+    spec = f"parse.link.policy={tmp_path / 'late_policy_module.py'}:SecondPageOnly"
+    config = ParseConfig.from_properties(load_properties(defines=[spec]))
+    try:
+        pages = [_page(n) for n in range(3)]
+        batch = ParseBatch(config, processes=1)
+        out = [parsed for page in pages for parsed in batch.submit(page)]
+        out += batch.drain()
+        parser = PageParser(config)
+        try:
+            assert out == [parse_without_content(parser, page) for page in pages]
+        finally:
+            parser.close()
+        assert "http://a.com/p2.html" in out[1]["outlinks"]
+        assert "http://a.com/p1.html" not in out[0]["outlinks"]
+    finally:
+        sys.path.remove(str(tmp_path))
