@@ -80,7 +80,7 @@ class ParseBatch:
     def __init__(self, config: ParseConfig, processes: int, max_pending: int = 0):
         if processes < 1:
             raise ValueError(f"processes must be 1 or more, not {processes}")
-        self._config = _Job(tuple(sys.path), pickle.dumps(config))  # with every chunk
+        self._job = _Job(tuple(sys.path), pickle.dumps(config))  # with every chunk
         self._processes = processes
         self._max_pending = max_pending or 64 * processes
         self._chunk = max(1, min(self.CHUNK, self._max_pending // (2 * processes)))
@@ -120,7 +120,7 @@ class ParseBatch:
         if self._open:
             chunk, self._open = self._open, []
             pool = _shared_pool(self._processes)
-            future = pool.submit(_parse_chunk, self._config, chunk)
+            future = pool.submit(_parse_chunk, self._job, chunk)
             self._pending.append((chunk, future))
             self._waiting += len(chunk)
 
@@ -144,9 +144,7 @@ class ParseBatch:
         for _ in range(2):
             pool = _shared_pool(self._processes)
             try:
-                parsed, counts = pool.submit(
-                    _parse_chunk, self._config, [page]
-                ).result()
+                parsed, counts = pool.submit(_parse_chunk, self._job, [page]).result()
             except BrokenProcessPool:
                 continue
             self._add(counts)

@@ -176,13 +176,11 @@ def _read_head(root: etree._Element) -> _Head:
         tag = element.tag
         if tag == "body":
             break
-        if tag != "meta" and tag != "title" and tag != "base":
-            continue
         if tag == "meta":
             metas.append(element)
         elif tag == "title":
             title = element if title is None else title
-        elif base_href is None:
+        elif tag == "base" and base_href is None:
             base_href = element.get("href")
     return _Head(title, base_href, tuple(metas))
 

@@ -48,8 +48,8 @@ def _fresh_pool():
     shutdown_pool()
 
 
-def _in_process(pages):
-    parser = PageParser(CONFIG)
+def _in_process(pages, config=CONFIG):
+    parser = PageParser(config)
     try:
         return [parse_without_content(parser, page) for page in pages]
     finally:
@@ -212,6 +212,12 @@ def test_workers_exit_when_their_parent_is_killed():
     assert not left
 
 
+def _by_workers(pages, config, processes):
+    batch = ParseBatch(config, processes=processes)
+    out = [parsed for page in pages for parsed in batch.submit(page)]
+    return out + list(batch.drain())
+
+
 def _worker_pids() -> set[int]:
     from crawllib import parsepool
 
@@ -228,14 +234,8 @@ def test_prestarted_workers_parse_batches_of_any_configuration():
     )
     pages = [_page(n) for n in range(20)]
     for config in (CONFIG, one_link, CONFIG):
-        batch = ParseBatch(config, processes=2)
-        out = [parsed for page in pages for parsed in batch.submit(page)]
-        out += batch.drain()
-        parser = PageParser(config)
-        try:
-            assert out == [parse_without_content(parser, page) for page in pages]
-        finally:
-            parser.close()
+        out = _by_workers(pages, config, 2)
+        assert out == _in_process(pages, config)
         expected = 1 if config is one_link else 2
         assert {len(page["outlinks"]) for page in out} == {expected}
     assert _worker_pids() == started  # the same two processes did it all
@@ -269,14 +269,8 @@ def test_prestarted_workers_import_a_policy_file_loaded_after_they_started(tmp_p
     config = ParseConfig.from_properties(load_properties(defines=[spec]))
     try:
         pages = [_page(n) for n in range(3)]
-        batch = ParseBatch(config, processes=1)
-        out = [parsed for page in pages for parsed in batch.submit(page)]
-        out += batch.drain()
-        parser = PageParser(config)
-        try:
-            assert out == [parse_without_content(parser, page) for page in pages]
-        finally:
-            parser.close()
+        out = _by_workers(pages, config, 1)
+        assert out == _in_process(pages, config)
         assert "http://a.com/p2.html" in out[1]["outlinks"]
         assert "http://a.com/p1.html" not in out[0]["outlinks"]
     finally:
