@@ -56,11 +56,15 @@ def _in_process(pages, config=CONFIG):
         parser.close()
 
 
+def _by_workers(pages, config, processes):
+    batch = ParseBatch(config, processes=processes)
+    out = [parsed for page in pages for parsed in batch.submit(page)]
+    return out + list(batch.drain())
+
+
 def test_pages_come_back_parsed_as_in_process_and_in_order():
     pages = [_page(n) for n in range(40)]
-    batch = ParseBatch(CONFIG, processes=2)
-    out = [parsed for page in pages for parsed in batch.submit(page)]
-    out += list(batch.drain())
+    out = _by_workers(pages, CONFIG, 2)
     assert out == _in_process(pages)
     assert out[3]["title"] == "Page 3"
     assert out[3]["content"] is None
@@ -212,12 +216,6 @@ def test_workers_exit_when_their_parent_is_killed():
     assert not left
 
 
-def _by_workers(pages, config, processes):
-    batch = ParseBatch(config, processes=processes)
-    out = [parsed for page in pages for parsed in batch.submit(page)]
-    return out + list(batch.drain())
-
-
 def _worker_pids() -> set[int]:
     from crawllib import parsepool
 
@@ -244,8 +242,7 @@ def test_prestarted_workers_parse_batches_of_any_configuration():
 def test_a_batch_of_another_size_replaces_the_prestarted_pool():
     prestart(2)
     started = _worker_pids()
-    batch = ParseBatch(CONFIG, processes=1)
-    out = list(batch.submit(_page(1))) + list(batch.drain())
+    out = _by_workers([_page(1)], CONFIG, 1)
     assert out == _in_process([_page(1)])
     assert len(_worker_pids()) == 1
     assert not _worker_pids() & started
