@@ -51,10 +51,9 @@ from dataclasses import dataclass
 from lxml import etree
 
 from crawllib.config.parse import HtmlConfig
-from crawllib.parse import Outlink, ParseResult, failed
+from crawllib.parse import Outlink, ParseResult, failed, fastdom
 from crawllib.parse.charset import decode_document, encoding_metadata, meta_charset
 from crawllib.parse.htmldom import (
-    RawLink,
     anchor_text,
     element_text,
     find_links,
@@ -148,8 +147,19 @@ def _extract(
         _read_meta(element, page, meta, metadata)
     if meta.nocache:
         metadata.append((CACHING_FORBIDDEN, config.caching_forbidden_policy))
-    links = [] if meta.nofollow else find_links(root, link_table(config))
     breaks = config.line_separators
+    text: str | None = "" if meta.noindex else None
+    links: list[tuple[str, str]] | None = [] if meta.nofollow else None
+    if not own_marks:  # the C walk, where it is built
+        text = fastdom.page_text(root, breaks) if text is None else text
+        links = fastdom.links(root, config, breaks) if links is None else links
+    if text is None:
+        text = page_text(root, breaks, own_marks)
+    if links is None:
+        links = [
+            (link.target, anchor_text(link.element, breaks))
+            for link in find_links(root, link_table(config))
+        ]
     return ParseResult(
         ParseMajor.SUCCESS,
         ParseMinor.REDIRECT if meta.refresh else ParseMinor.OK,
@@ -157,8 +167,8 @@ def _extract(
         title=""
         if meta.noindex or head.title is None
         else element_text(head.title, breaks),
-        text="" if meta.noindex else page_text(root, breaks, own_marks),
-        outlinks=tuple(_outlinks(page, head.base_href, links, breaks)),
+        text=text,
+        outlinks=tuple(_outlinks(page, head.base_href, links)),
         metadata=tuple(metadata),
         noindex=meta.noindex,
         nofollow=meta.nofollow,
@@ -255,10 +265,7 @@ def _unquote(spec: str) -> str:
 
 
 def _outlinks(
-    page: JavaUrl,
-    base_href: str | None,
-    links: list[RawLink],
-    breaks: frozenset[str],
+    page: JavaUrl, base_href: str | None, links: list[tuple[str, str]]
 ) -> list[Outlink]:
     """Resolve the link targets against the base URL; malformed ones are skipped."""
     if not links:
@@ -266,11 +273,11 @@ def _outlinks(
     base = page if base_href is None else join_url(page, base_href) or page
     resolved: dict[str, str | None] = {}  # pages repeat their links
     outlinks = []
-    for link in links:
-        if link.target in resolved:
-            target = resolved[link.target]
+    for target, anchor in links:
+        if target in resolved:
+            absolute = resolved[target]
         else:
-            target = resolved[link.target] = resolve_url(base, link.target)
-        if target is not None:
-            outlinks.append(Outlink(target, anchor_text(link.element, breaks)))
+            absolute = resolved[target] = resolve_url(base, target)
+        if absolute is not None:
+            outlinks.append(Outlink(absolute, anchor))
     return outlinks
