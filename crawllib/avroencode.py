@@ -111,8 +111,12 @@ class EncodedBlocks:
         self._size = 0
 
     def write(self, record: Any) -> None:
-        """Encode ``record`` into the block in progress."""
-        data = self._encode(record)
+        """Encode ``record`` into the block in progress.
+
+        A ``bytes`` record is taken as already encoded (by this schema's
+        encoder, as :class:`~crawllib.parsepool.EncodedParse` holds it).
+        """
+        data = record if type(record) is bytes else self._encode(record)
         self._records.append(data)
         self._size += len(data)
         if self._size >= self.writer.sync_interval:

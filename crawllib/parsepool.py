@@ -5,7 +5,9 @@ job that parses in its own process uses one core however many it has. A
 :class:`ParseBatch` hands each page to a pool of worker processes (each with
 its own :class:`~crawllib.parsing.PageParser`) and gives the parsed pages
 back in the order they were handed in; the workers' outlink tallies come
-back with them (:meth:`ParseBatch.take_link_counts`). The result is exactly what
+back with them (:meth:`ParseBatch.take_link_counts`); an
+:class:`EncodedParseBatch` gives them back Avro-encoded, for a job that only
+writes them. The result is exactly what
 :func:`parse_without_content` gives in the job's own process, but after a
 parse that overruns ``parser.timeout``: a worker stops it with SIGALRM and
 the next page waits its turn, where the job's own thread may turn the next
@@ -38,16 +40,37 @@ import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
-from typing import NamedTuple
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar, cast
 
+from crawllib.avroencode import encode_webpage
 from crawllib.config import ParseConfig
 from crawllib.parsing import PageParser
 from crawllib.status import ParseMajor, ParseMinor
 from crawllib.webpage import ParseStatusRecord, WebPage
 
 _LOG = logging.getLogger(__name__)
-_Parsed = tuple[list[WebPage], dict[str, int]]
+_Parsed = tuple[list[Any], dict[str, int]]  # pages or EncodedParse, link tallies
 WORKER_DIED = "the parser process died"
+
+
+class EncodedParse(NamedTuple):
+    """A parsed page as :func:`parse_without_content` gives it, Avro-encoded.
+
+    Attributes:
+        major: the major code of its parse status (None: not parsed).
+        record: its Avro binary encoding (:func:`~crawllib.avroencode.encode_webpage`).
+    """
+
+    major: int | None
+    record: bytes
+
+
+def encoded(page: WebPage) -> EncodedParse:
+    """``page`` as an :class:`EncodedParse`."""
+    status = page["parseStatus"]
+    return EncodedParse(
+        None if status is None else status["majorCode"], encode_webpage(page)
+    )
 
 
 def parse_without_content(parser: PageParser, page: WebPage) -> WebPage:
@@ -65,7 +88,10 @@ def worker_died(page: WebPage) -> WebPage:
     return {**page, "parseStatus": status, "content": None}
 
 
-class ParseBatch:
+_Out = TypeVar("_Out")
+
+
+class _Batch(Generic[_Out]):
     """Pages handed to worker processes; parsed pages back in the same order.
 
     Pages go to the workers :data:`CHUNK` at a time (the pool's cost is per
@@ -76,11 +102,13 @@ class ParseBatch:
     """
 
     CHUNK = 8
+    _ENCODED: ClassVar[bool]  # what the workers give back: EncodedParse
 
     def __init__(self, config: ParseConfig, processes: int, max_pending: int = 0):
         if processes < 1:
             raise ValueError(f"processes must be 1 or more, not {processes}")
-        self._job = _Job(tuple(sys.path), pickle.dumps(config))  # with every chunk
+        # with every chunk
+        self._job = _Job(tuple(sys.path), pickle.dumps(config), self._ENCODED)
         self._processes = processes
         self._max_pending = max_pending or 64 * processes
         self._chunk = max(1, min(self.CHUNK, self._max_pending // (2 * processes)))
@@ -91,7 +119,7 @@ class ParseBatch:
         self._waiting = 0  # pages handed over, not given back
         self._link_counts: dict[str, int] = {}
 
-    def submit(self, page: WebPage) -> Iterator[WebPage]:
+    def submit(self, page: WebPage) -> Iterator[_Out]:
         """Hand ``page`` to a worker; yields the parsed pages that are ready."""
         self._open.append(page)
         if len(self._open) >= self._chunk:
@@ -100,12 +128,12 @@ class ParseBatch:
             yield from self._next()
         yield from self.ready()
 
-    def ready(self) -> Iterator[WebPage]:
+    def ready(self) -> Iterator[_Out]:
         """The parsed pages at the head of the line that are done, in order."""
         while self._pending and self._pending[0][1].done():
             yield from self._next()
 
-    def drain(self) -> Iterator[WebPage]:
+    def drain(self) -> Iterator[_Out]:
         """Every page still pending, waiting for each in order."""
         self._hand_over()
         while self._pending:
@@ -124,7 +152,7 @@ class ParseBatch:
             self._pending.append((chunk, future))
             self._waiting += len(chunk)
 
-    def _next(self) -> list[WebPage]:
+    def _next(self) -> list[_Out]:
         chunk, future = self._pending.popleft()
         self._waiting -= len(chunk)
         try:
@@ -132,13 +160,13 @@ class ParseBatch:
         except BrokenProcessPool:
             return [self._alone(page) for page in chunk]
         self._add(counts)
-        return pages
+        return cast("list[_Out]", pages)
 
     def _add(self, counts: dict[str, int]) -> None:
         for name, count in counts.items():
             self._link_counts[name] = self._link_counts.get(name, 0) + count
 
-    def _alone(self, page: WebPage) -> WebPage:
+    def _alone(self, page: WebPage) -> _Out:
         """Parse ``page`` by itself in a fresh pool; failed if it kills that too."""
         _LOG.warning("a parser process died; parsing %s again alone", page["url"])
         for _ in range(2):
@@ -148,9 +176,26 @@ class ParseBatch:
             except BrokenProcessPool:
                 continue
             self._add(counts)
-            return parsed[0]
+            return cast("_Out", parsed[0])
         _LOG.warning("parsing %s killed the parser process twice", page["url"])
-        return worker_died(page)
+        died = worker_died(page)
+        return cast("_Out", encoded(died) if self._ENCODED else died)
+
+
+class ParseBatch(_Batch[WebPage]):
+    """Parsed pages as :func:`parse_without_content` gives them."""
+
+    _ENCODED = False
+
+
+class EncodedParseBatch(_Batch[EncodedParse]):
+    """Parsed pages as :class:`EncodedParse`: encoded by the worker processes.
+
+    For a job that only writes them (``beamcrawl parse``): the job's process
+    then neither unpickles nor encodes a parsed record, it writes its bytes.
+    """
+
+    _ENCODED = True
 
 
 _POOL_LOCK = threading.Lock()
@@ -231,6 +276,7 @@ class _Job(NamedTuple):
 
     paths: tuple[str, ...]
     config: bytes  # the pickled ParseConfig
+    encoded: bool  # give back EncodedParse
 
 
 def _parse_chunk(job: _Job, pages: list[WebPage]) -> _Parsed:
@@ -249,4 +295,6 @@ def _parse_chunk(job: _Job, pages: list[WebPage]) -> _Parsed:
     parser = _WORKER[1]
     parser.take_link_counts()  # none left over from a chunk that failed
     parsed = [parse_without_content(parser, page) for page in pages]
+    if job.encoded:
+        return [encoded(page) for page in parsed], parser.take_link_counts()
     return parsed, parser.take_link_counts()

@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -25,7 +26,12 @@ from apache_beam.utils.windowed_value import WindowedValue
 
 from crawllib.config import CrawlConfig, ParseConfig, step_config
 from crawllib.errors import CrawlError
-from crawllib.parsepool import ParseBatch, parse_without_content
+from crawllib.parsepool import (
+    EncodedParse,
+    EncodedParseBatch,
+    ParseBatch,
+    parse_without_content,
+)
 from crawllib.parsing import PageParser, Skip, skip_reason
 from crawllib.status import Mark, ParseMajor
 from crawllib.webpage import WebPage
@@ -116,12 +122,33 @@ class ParseForUpdate(
         return outputs[_PARSED], outputs.for_update
 
 
+class _ParseForPart(beam.PTransform[PCollection[WebPage], PCollection[Any]]):
+    """:class:`Parse` for a job that only writes the parse part.
+
+    Where worker processes parse, each parsed page comes back as its Avro
+    record (``bytes``, which :class:`~pipelines.io.WriteWebPages` writes as
+    it is): this process neither unpickles nor encodes it. Elsewhere the
+    pages are :class:`Parse`'s.
+    """
+
+    def __init__(self, config: ParseConfig, force: bool) -> None:
+        super().__init__()
+        self._config = config
+        self._force = force
+
+    def expand(self, pages: PCollection[WebPage]) -> PCollection[Any]:
+        return pages | "ParsePages" >> beam.ParDo(
+            _ParseFn(self._config, resume=False, force=self._force, encoded=True)
+        )
+
+
 class _ParseFn(beam.DoFn):
     """Parses in this thread, or in ``config.processes`` worker processes.
 
     ``for_update``: parsed pages go to the ``parsed`` output and the main
     output, pages not parsed to the main output. ``keep_content``: parsed
-    pages keep their content, and are parsed in this thread.
+    pages keep their content, and are parsed in this thread. ``encoded``:
+    pages parsed by worker processes are output as their Avro record.
     """
 
     def __init__(
@@ -131,43 +158,47 @@ class _ParseFn(beam.DoFn):
         force: bool,
         for_update: bool = False,
         keep_content: bool = False,
+        encoded: bool = False,
     ) -> None:
         self._config = config
         self._resume = resume
         self._force = force
         self._for_update = for_update
         self._keep_content = keep_content
+        self._encoded = encoded and not for_update and not keep_content
+        self._status_counters: dict[int, Metrics.DelegatingCounter] = {}
 
     def setup(self) -> None:
         self._parser = PageParser(self._config)
 
     def start_bundle(self) -> None:
         processes = 0 if self._keep_content else self._config.processes
-        self._batch = ParseBatch(self._config, processes) if processes > 0 else None
+        batch = EncodedParseBatch if self._encoded else ParseBatch
+        self._batch = batch(self._config, processes) if processes > 0 else None
         self._parser.take_link_counts()  # none left over from a failed bundle
 
-    def process(self, page: WebPage) -> Iterator[WebPage | TaggedOutput]:
+    def process(self, page: WebPage) -> Iterator[WebPage | bytes | TaggedOutput]:
         reason = skip_reason(page, self._config, self._resume, self._force)
         if reason is not None:
             Metrics.counter(SKIP_NAMESPACE, reason.name.lower()).inc()
             if self._for_update:
                 yield page
             return
-        parsed: Iterable[WebPage]
+        parsed: Iterable[WebPage | EncodedParse]
         if self._keep_content:
             parsed = [self._parser.parse_page(page)]
         elif self._batch is None:
             parsed = [parse_without_content(self._parser, page)]
         else:
             parsed = self._batch.submit(page)
-        for done in map(_counted, parsed):
+        for done in map(self._counted, parsed):
             if self._for_update:
                 yield TaggedOutput(_PARSED, done)
             yield done
 
     def finish_bundle(self) -> Iterator[WindowedValue | TaggedOutput]:
         if self._batch is not None:
-            for done in map(_counted, self._batch.drain()):
+            for done in map(self._counted, self._batch.drain()):
                 value = GlobalWindows.windowed_value(done)
                 if self._for_update:
                     yield TaggedOutput(_PARSED, value)
@@ -178,12 +209,23 @@ class _ParseFn(beam.DoFn):
     def teardown(self) -> None:
         self._parser.close()
 
+    def _counted(self, parsed: WebPage | EncodedParse) -> WebPage | bytes:
+        """``ParserStatus`` counted; the page to output (an EncodedParse's record)."""
+        if isinstance(parsed, EncodedParse):
+            self._count(parsed.major)
+            return parsed.record
+        status = parsed["parseStatus"]
+        self._count(None if status is None else status["majorCode"])
+        return parsed
 
-def _counted(parsed: WebPage) -> WebPage:
-    status = parsed["parseStatus"]
-    if status is not None:
-        Metrics.counter(NAMESPACE, ParseMajor(status["majorCode"]).label).inc()
-    return parsed
+    def _count(self, major: int | None) -> None:
+        if major is None:
+            return
+        counter = self._status_counters.get(major)
+        if counter is None:
+            label = ParseMajor(major).label
+            counter = self._status_counters[major] = Metrics.counter(NAMESPACE, label)
+        counter.inc()
 
 
 def _count_links(counts: dict[str, int]) -> None:
@@ -254,7 +296,7 @@ def run(argv: Sequence[str] | None = None) -> int:
                 )
                 parsed = _resume(fetched, earlier, config, args.force)
             else:
-                parsed = fetched | "Parse" >> Parse(config, force=args.force)
+                parsed = fetched | "Parse" >> _ParseForPart(config, args.force)
             _ = parsed | "WriteParsed" >> io.WriteWebPages(staging)
         install_parts(segment, {PARSE: staging})
     finally:

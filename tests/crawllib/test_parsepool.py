@@ -1,5 +1,6 @@
 """Parsing in worker processes gives what parsing in the job's process gives."""
 
+import io
 import os
 import signal
 import subprocess
@@ -7,11 +8,15 @@ import sys
 import time
 from typing import Any
 
+import fastavro
 import pytest
 
+from crawllib.avroencode import encode_webpage
 from crawllib.config import ParseConfig, load_properties
 from crawllib.parsepool import (
     WORKER_DIED,
+    EncodedParse,
+    EncodedParseBatch,
     ParseBatch,
     parse_without_content,
     prestart,
@@ -21,6 +26,7 @@ from crawllib.parsepool import (
 from crawllib.parsing import PageParser
 from crawllib.status import CrawlStatus, ParseMajor
 from crawllib.webpage import new_page
+from crawllib.webpage import schema as webpage_schema
 
 CONFIG = ParseConfig.from_properties(load_properties())
 
@@ -56,8 +62,8 @@ def _in_process(pages, config=CONFIG):
         parser.close()
 
 
-def _by_workers(pages, config, processes):
-    batch = ParseBatch(config, processes=processes)
+def _by_workers(pages, config, processes, batch_type=ParseBatch):
+    batch = batch_type(config, processes=processes)
     out = [parsed for page in pages for parsed in batch.submit(page)]
     return out + list(batch.drain())
 
@@ -70,6 +76,26 @@ def test_pages_come_back_parsed_as_in_process_and_in_order():
     assert out[3]["content"] is None
 
 
+def _encoded(parsed):
+    status = parsed["parseStatus"]
+    major = None if status is None else status["majorCode"]
+    return EncodedParse(major, encode_webpage(parsed))
+
+
+def test_an_encoding_batch_gives_each_parse_as_its_avro_record():
+    pages = [_page(n) for n in range(20)]
+    pages[5] = {**pages[5], "contentType": "application/x-unknown"}  # notparsed
+    pages[7] = {**pages[7], "url": "not a url"}  # a failed parse
+    out = _by_workers(pages, CONFIG, 2, EncodedParseBatch)
+    want = _in_process(pages)
+    assert out == [_encoded(parsed) for parsed in want]
+    assert [item.major for item in out[4:8]] == [
+        ParseMajor.SUCCESS, ParseMajor.NOTPARSED, ParseMajor.SUCCESS, ParseMajor.FAILED
+    ]  # fmt: skip
+    schema = fastavro.parse_schema(webpage_schema())
+    assert fastavro.schemaless_reader(io.BytesIO(out[3].record), schema) == want[3]
+
+
 def test_at_most_max_pending_pages_wait():
     batch = ParseBatch(CONFIG, processes=1, max_pending=3)
     given: list[Any] = []
@@ -80,12 +106,13 @@ def test_at_most_max_pending_pages_wait():
     assert [page["title"] for page in given] == [f"Page {n}" for n in range(10)]
 
 
-def test_killed_workers_lose_no_page(caplog):
+@pytest.mark.parametrize("batch_type", [ParseBatch, EncodedParseBatch])
+def test_killed_workers_lose_no_page(caplog, batch_type):
     # whole chunks, so drain() hands nothing to the pool while it breaks:
     # CPython 3.11's ProcessPoolExecutor can hang at exit when a submit races
     # the breakdown (a worker it spawns keeps the dead pool's queue open)
     pages = [_page(n, paragraphs=20_000) for n in range(1 + 2 * ParseBatch.CHUNK)]
-    batch = ParseBatch(CONFIG, processes=2, max_pending=100)
+    batch = batch_type(CONFIG, processes=2, max_pending=100)
     out = list(batch.submit(pages[0]))
     out += batch.drain()  # the pool is up
     from crawllib import parsepool
@@ -97,7 +124,8 @@ def test_killed_workers_lose_no_page(caplog):
     for pid in list(pool._processes):
         os.kill(pid, signal.SIGKILL)
     out += batch.drain()
-    assert out == _in_process(pages)
+    want = _in_process(pages)
+    assert out == (want if batch_type is ParseBatch else list(map(_encoded, want)))
     assert "a parser process died" in caplog.text
 
 
@@ -170,6 +198,7 @@ from crawllib.config import ParseConfig, load_properties
 from crawllib.parsepool import ParseBatch
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
+from crawllib.webpage import schema as webpage_schema
 batch = ParseBatch(ParseConfig.from_properties(load_properties()), 2)
 page = new_page("http://a.com/", content=b"<p>x</p>", status=CrawlStatus.FETCHED,
                 contentType="text/html", markers={"_gnmrk_": "s", "_ftcmrk_": "s"})

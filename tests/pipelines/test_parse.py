@@ -1,11 +1,14 @@
+from typing import Any
+
 import apache_beam as beam
+import fastavro
 from apache_beam.testing.util import assert_that, equal_to
 
 from crawllib.config import ParseConfig, load_properties
 from crawllib.status import CrawlStatus
-from crawllib.webpage import new_page
+from crawllib.webpage import new_page, schema
 from pipelines.options import counters
-from pipelines.parse import Parse
+from pipelines.parse import Parse, run
 
 CONFIG = ParseConfig.from_properties(load_properties())
 
@@ -42,3 +45,40 @@ def test_parse_transform_counts_by_major_status(pipeline):
         )
     assert counters(p.result, "ParserStatus") == {"success": 1, "notparsed": 1}
     assert counters(p.result, "Parser") == {"not_fetched": 1, "truncated": 1}
+
+
+def _parse_part(tmp_path, name, pages, *flags):
+    segment = tmp_path / name
+    (segment / "fetch").mkdir(parents=True)
+    with open(segment / "fetch" / "part-00000-of-00001.avro", "wb") as handle:
+        fastavro.writer(handle, fastavro.parse_schema(schema()), pages)
+    assert run([str(segment), *flags]) == 0
+    records: list[Any] = []
+    for path in sorted((segment / "parse").glob("part-*.avro")):
+        with open(path, "rb") as handle:
+            records += fastavro.reader(handle)
+    return sorted(records, key=lambda record: record["url"])
+
+
+def test_the_parse_command_writes_the_same_records_with_and_without_workers(
+    tmp_path,
+):
+    # with worker processes the records come back Avro-encoded and are
+    # written as they are; without, this process encodes them
+    pages = [
+        _page(
+            f"http://a.com/{n}",
+            f"<title>T{n}</title><p>text {n}</p><a href='/{n + 1}'>next</a>".encode(),
+        )
+        for n in range(30)
+    ]
+    pages.append(
+        _page("http://a.com/p.pdf", b"%PDF-1.4", contentType="application/pdf")
+    )
+    pages.append(_page("no url", b"<p>x</p>"))
+    by_workers = _parse_part(tmp_path, "workers", pages, "-Dparser.processes=2")
+    in_process = _parse_part(tmp_path, "in-process", pages, "-Dparser.processes=0")
+    assert by_workers == in_process
+    assert len(by_workers) == 32
+    assert by_workers[0]["title"] == "T0"
+    assert by_workers[0]["outlinks"] == {"http://a.com/1": "next"}
