@@ -101,7 +101,7 @@ class _Batch(Generic[_Out]):
     bounded when parsing is slower than fetching.
     """
 
-    CHUNK = 8
+    CHUNK = 32
     _ENCODED: ClassVar[bool]  # what the workers give back: EncodedParse
 
     def __init__(self, config: ParseConfig, processes: int, max_pending: int = 0):

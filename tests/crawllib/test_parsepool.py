@@ -111,8 +111,9 @@ def test_killed_workers_lose_no_page(caplog, batch_type):
     # whole chunks, so drain() hands nothing to the pool while it breaks:
     # CPython 3.11's ProcessPoolExecutor can hang at exit when a submit races
     # the breakdown (a worker it spawns keeps the dead pool's queue open)
-    pages = [_page(n, paragraphs=20_000) for n in range(1 + 2 * ParseBatch.CHUNK)]
-    batch = batch_type(CONFIG, processes=2, max_pending=100)
+    # (chunks of 8 pages here: max_pending // (2 * processes))
+    pages = [_page(n, paragraphs=20_000) for n in range(1 + 2 * 8)]
+    batch = batch_type(CONFIG, processes=2, max_pending=32)
     out = list(batch.submit(pages[0]))
     out += batch.drain()  # the pool is up
     from crawllib import parsepool
