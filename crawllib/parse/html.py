@@ -3,7 +3,9 @@
 :func:`parse_html` decodes the page (:mod:`crawllib.parse.charset`),
 builds a tree with libxml2's HTML parser through lxml (in place of NekoHTML),
 reads the meta tags, and extracts text, title and outlinks by
-DOMContentUtils' rules (:mod:`crawllib.parse.htmldom`), resolving links as
+DOMContentUtils' rules (:mod:`crawllib.parse.htmldom`; the text and the
+links by the C walk of :mod:`crawllib.parse.fastdom` where it is built),
+resolving links as
 ``URLUtil.resolveURL`` does (:mod:`crawllib.parse.htmlurl`).
 
 As HtmlParser (1.x):
