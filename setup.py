@@ -10,19 +10,21 @@ time the install goes on without it, and beamcrawl parses with
 from setuptools import Extension, setup
 
 
-def _extensions() -> list[Extension]:
+def _lxml_headers() -> list[str]:
     try:
         import lxml
-    except ImportError:
+    except ImportError:  # the compile then fails, and is skipped
         return []
-    return [
+    return list(lxml.get_include())
+
+
+setup(
+    ext_modules=[
         Extension(
             "crawllib.parse._fastdom",
             ["crawllib/parse/_fastdom.c"],
-            include_dirs=lxml.get_include(),
+            include_dirs=_lxml_headers(),
             optional=True,  # a failed compile leaves the pure-Python parse
         )
     ]
-
-
-setup(ext_modules=_extensions())
+)

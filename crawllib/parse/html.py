@@ -56,10 +56,9 @@ from crawllib.config.parse import HtmlConfig
 from crawllib.parse import Outlink, ParseResult, failed, fastdom
 from crawllib.parse.charset import decode_document, encoding_metadata, meta_charset
 from crawllib.parse.htmldom import (
-    anchor_text,
     element_text,
-    find_links,
     holds_marks,
+    link_anchors,
     link_table,
     page_text,
 )
@@ -150,18 +149,8 @@ def _extract(
     if meta.nocache:
         metadata.append((CACHING_FORBIDDEN, config.caching_forbidden_policy))
     breaks = config.line_separators
-    text: str | None = "" if meta.noindex else None
-    links: list[tuple[str, str]] | None = [] if meta.nofollow else None
-    if not own_marks:  # the C walk, where it is built
-        text = fastdom.page_text(root, breaks) if text is None else text
-        links = fastdom.links(root, config, breaks) if links is None else links
-    if text is None:
-        text = page_text(root, breaks, own_marks)
-    if links is None:
-        links = [
-            (link.target, anchor_text(link.element, breaks))
-            for link in find_links(root, link_table(config))
-        ]
+    text = "" if meta.noindex else _page_text(root, breaks, own_marks)
+    links = [] if meta.nofollow else _links(root, config, own_marks)
     return ParseResult(
         ParseMajor.SUCCESS,
         ParseMinor.REDIRECT if meta.refresh else ParseMinor.OK,
@@ -176,6 +165,21 @@ def _extract(
         nofollow=meta.nofollow,
         nocache=meta.nocache,
     )
+
+
+def _page_text(root: etree._Element, breaks: frozenset[str], own_marks: bool) -> str:
+    """The page text by the C walk where it is built, else by htmldom's rules."""
+    text = None if own_marks else fastdom.page_text(root, breaks)
+    return page_text(root, breaks, own_marks) if text is None else text
+
+
+def _links(
+    root: etree._Element, config: HtmlConfig, own_marks: bool
+) -> list[tuple[str, str]]:
+    """Link targets and anchors by the C walk where it is built, else htmldom's."""
+    breaks = config.line_separators
+    links = None if own_marks else fastdom.links(root, config, breaks)
+    return link_anchors(root, link_table(config), breaks) if links is None else links
 
 
 def _read_head(root: etree._Element) -> _Head:

@@ -136,6 +136,16 @@ def find_links(root: etree._Element, table: Mapping[str, LinkRule]) -> list[RawL
     return links
 
 
+def link_anchors(
+    root: etree._Element, table: Mapping[str, LinkRule], breaks: Collection[str]
+) -> list[tuple[str, str]]:
+    """``(target, anchor_text)`` of each of :func:`find_links`, in document order."""
+    return [
+        (link.target, anchor_text(link.element, breaks))
+        for link in find_links(root, table)
+    ]
+
+
 def _throw_away(element: etree._Element, needs_children: bool) -> bool:
     """DOMContentUtils.shouldThrowAwayLink: empty links and Neko fix-up leftovers."""
     text = element.text

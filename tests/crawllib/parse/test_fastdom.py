@@ -21,7 +21,7 @@ from crawllib.config import ParseConfig, load_properties
 from crawllib.config.parse import HtmlConfig
 from crawllib.parse import ParseResult, fastdom, htmldom
 from crawllib.parse.html import parse_html
-from crawllib.parse.htmldom import anchor_text, find_links, link_table, text_nodes
+from crawllib.parse.htmldom import link_table, text_nodes
 from crawllib.parse.htmltree import parse_tree
 
 REPO = Path(__file__).resolve().parents[3]
@@ -70,21 +70,14 @@ def _random_page(rng: random.Random) -> str:
     return "<html><head><title> t </title></head><body>" + "".join(parts)
 
 
-def _python_links(
-    root: etree._Element, config: HtmlConfig, breaks: frozenset[str]
-) -> list[tuple[str, str]]:
-    return [
-        (link.target, anchor_text(link.element, breaks))
-        for link in find_links(root, link_table(config))
-    ]
-
-
 def _assert_same(
     root: etree._Element, config: HtmlConfig, breaks: frozenset[str]
 ) -> None:
     want_text = htmldom.flatten(list(text_nodes(root, breaks)))
     assert fastdom.page_text(root, breaks) == want_text
-    assert fastdom.links(root, config, breaks) == _python_links(root, config, breaks)
+    assert fastdom.links(root, config, breaks) == htmldom.link_anchors(
+        root, link_table(config), breaks
+    )
 
 
 def test_the_extension_is_built_and_used() -> None:
