@@ -74,7 +74,11 @@ def crawl_status_from_label(label: str) -> CrawlStatus:
 
 
 class ProtocolStatus(enum.IntEnum):
-    """``WebPage.protocolStatus.code``: Nutch's ProtocolStatusCodes."""
+    """``WebPage.protocolStatus.code``: Nutch's ProtocolStatusCodes.
+
+    ``ADDRESS_DENIED`` (24) is beamcrawl's own: the address policy refused
+    the connection (:mod:`crawllib.protocol.addresses`); nothing was sent.
+    """
 
     SUCCESS = 1
     FAILED = 2
@@ -92,6 +96,7 @@ class ProtocolStatus(enum.IntEnum):
     NOTMODIFIED = 21
     WOULDBLOCK = 22
     BLOCKED = 23
+    ADDRESS_DENIED = 24
 
 
 def protocol_status_label(code: int) -> str:

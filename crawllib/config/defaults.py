@@ -41,6 +41,12 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "http.proxy.host": "",
     "http.proxy.port": "8080",
     "http.proxy.exception.list": "",
+    # beamcrawl's own: the address policy (crawllib/protocol/addresses.py),
+    # lists of addresses or CIDR ranges: never reached / reached from pages
+    # of any zone / counted as public
+    "http.address.deny": "",
+    "http.address.allow": "",
+    "http.address.public": "",
     "file.content.limit": "1048576",
     "file.crawl.parent": "true",
     "file.crawl.redirect_noncanonical": "true",

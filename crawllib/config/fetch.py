@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crawllib.config.properties import Properties, bad_value
+from crawllib.config.properties import Properties, bad_value, plugin_active
 from crawllib.config.urls import UrlConfig
 from crawllib.errors import ConfigError
+from crawllib.protocol.addresses import NO_SETTINGS, AddressPolicy
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +32,10 @@ class HttpConfig:
         file_content_limit: ``file.content.limit`` for file: URLs.
         file_crawl_parent: ``file.crawl.parent``.
         file_redirect_noncanonical: ``file.crawl.redirect_noncanonical``.
+        file_enabled: ``protocol-file`` is in ``plugin.includes`` (as in
+            Nutch, off by default): file: URLs are fetched only then.
+        address_policy: ``http.address.deny`` / ``.allow`` / ``.public``:
+            which addresses URLs of each zone may reach.
     """
 
     user_agent: str
@@ -51,6 +56,8 @@ class HttpConfig:
     file_content_limit: int = 1_048_576
     file_crawl_parent: bool = True
     file_redirect_noncanonical: bool = True
+    file_enabled: bool = False
+    address_policy: AddressPolicy = NO_SETTINGS
 
     @classmethod
     def from_properties(cls, props: Properties) -> HttpConfig:
@@ -84,6 +91,12 @@ class HttpConfig:
             file_crawl_parent=props.get_bool("file.crawl.parent"),
             file_redirect_noncanonical=props.get_bool(
                 "file.crawl.redirect_noncanonical"
+            ),
+            file_enabled=plugin_active(props, "protocol-file"),
+            address_policy=AddressPolicy.from_lists(
+                props.get_list("http.address.deny"),
+                props.get_list("http.address.allow"),
+                props.get_list("http.address.public"),
             ),
         )
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol as TypingProtocol
 
 from crawllib.status import CrawlStatus, ProtocolStatus
+from crawllib.zone import OPERATOR, Zone
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,9 @@ class FetchResult:
             ``store.http.request`` is set (Nutch's ``_request_``); b"" otherwise.
         response_head: the status line and headers as received, when
             ``store.http.headers`` is set (Nutch's ``_response.headers_``).
+        found_zone: the class of the address the response came from (LOCAL
+            for a file), given to the links found in it
+            (:mod:`crawllib.zone`); PUBLIC when nothing came.
     """
 
     url: str
@@ -50,6 +54,7 @@ class FetchResult:
     ip_address: str = ""
     request_head: bytes = b""
     response_head: bytes = b""
+    found_zone: Zone = Zone.PUBLIC
 
     @property
     def redirect_target(self) -> str | None:
@@ -65,8 +70,15 @@ class FetchResult:
 class Protocol(TypingProtocol):
     """Fetches URLs of its schemes; thread-safe; built once per worker."""
 
-    def fetch(self, url: str, modified_time_ms: int = 0) -> FetchResult:
-        """Fetch ``url``; ``modified_time_ms`` > 0 asks for If-Modified-Since."""
+    def fetch(
+        self, url: str, modified_time_ms: int = 0, zone: Zone = OPERATOR
+    ) -> FetchResult:
+        """Fetch ``url``; ``modified_time_ms`` > 0 asks for If-Modified-Since.
+
+        ``zone`` is the URL's (:mod:`crawllib.zone`): the addresses it may
+        reach. A URL handed over directly is the operator's; the crawl's
+        own paths always pass the zone their record carries.
+        """
         ...
 
     def close(self) -> None:
@@ -83,6 +95,7 @@ _CRAWL_STATUS = {
     ProtocolStatus.NOTFOUND: CrawlStatus.GONE,
     ProtocolStatus.ACCESS_DENIED: CrawlStatus.GONE,
     ProtocolStatus.ROBOTS_DENIED: CrawlStatus.GONE,
+    ProtocolStatus.ADDRESS_DENIED: CrawlStatus.GONE,
 }
 
 
@@ -90,9 +103,9 @@ def crawl_status(status: int) -> CrawlStatus:
     """The page status for a protocol status (2.x FetcherReducer's switch).
 
     SUCCESS is FETCHED; MOVED and TEMP_MOVED the redirect statuses;
-    NOTMODIFIED stays; GONE, NOTFOUND, ACCESS_DENIED and ROBOTS_DENIED are
-    GONE; everything else (EXCEPTION, RETRY, FAILED, BLOCKED, unknown codes)
-    is RETRY.
+    NOTMODIFIED stays; GONE, NOTFOUND, ACCESS_DENIED and ROBOTS_DENIED (and
+    beamcrawl's ADDRESS_DENIED) are GONE; everything else (EXCEPTION, RETRY,
+    FAILED, BLOCKED, unknown codes) is RETRY.
     """
     try:
         return _CRAWL_STATUS.get(ProtocolStatus(status), CrawlStatus.RETRY)

@@ -27,6 +27,7 @@ from crawllib.config.fetch import HttpConfig
 from crawllib.protocol import FetchResult
 from crawllib.protocol.http import http_date
 from crawllib.status import ProtocolStatus
+from crawllib.zone import OPERATOR, Zone
 
 _SLASHES = re.compile(r"/{2,}")
 _SNIFF_SIZE = 1024
@@ -51,7 +52,9 @@ class FileProtocol:
         self._config = config
         self._mime = mimetypes.MimeTypes()  # built-in table: same on every host
 
-    def fetch(self, url: str, modified_time_ms: int = 0) -> FetchResult:
+    def fetch(
+        self, url: str, modified_time_ms: int = 0, zone: Zone = OPERATOR
+    ) -> FetchResult:
         """Read the file or directory ``url`` names; never raises per URL."""
         try:
             parts = urlsplit(url)

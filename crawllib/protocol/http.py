@@ -40,6 +40,7 @@ from crawllib.protocol import FetchResult
 from crawllib.protocol.httpbody import describe_error, read_body
 from crawllib.status import ProtocolStatus
 from crawllib.urls.javaurl import java_trim
+from crawllib.zone import OPERATOR, Zone
 
 _LOG = logging.getLogger(__name__)
 
@@ -101,7 +102,9 @@ class HttpProtocol:
         """How long one response may take, from request to the body's end."""
         return self._time_limit_s
 
-    def fetch(self, url: str, modified_time_ms: int = 0) -> FetchResult:
+    def fetch(
+        self, url: str, modified_time_ms: int = 0, zone: Zone = OPERATOR
+    ) -> FetchResult:
         """GET ``url`` once; every outcome is a result, none is raised."""
         started = self._clock()
         try:
