@@ -25,7 +25,7 @@ from typing import Any
 
 from apache_beam.io.filesystems import FileSystems
 
-from crawllib.config import ParseConfig
+from crawllib.config import FetcherConfig, ParseConfig
 from crawllib.errors import ConfigError
 from pipelines import (
     crawlround,
@@ -58,6 +58,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.rounds < 1:
         raise ConfigError(f"ROUNDS {args.rounds} is invalid: expected 1 or more")
     ParseConfig.from_properties(job.properties)  # a bad one (link policy) before inject
+    FetcherConfig.from_properties(job.properties)  # no agent name: before inject
     crawl_dir = args.crawl_dir
     crawldb = FileSystems.join(crawl_dir, "crawldb")
     segments = FileSystems.join(crawl_dir, "segments")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from crawllib.config.properties import Properties, bad_value, plugin_active
@@ -71,6 +72,8 @@ class HttpConfig:
         timeout_ms = props.get_int("http.timeout")
         if timeout_ms <= 0:
             raise bad_value("http.timeout", str(timeout_ms), "a positive number of ms")
+        for header_property in _HEADER_PROPERTIES:
+            _check_header_text(props, header_property)
         return cls(
             user_agent=agent_string(props),
             agent_name=name,
@@ -99,6 +102,43 @@ class HttpConfig:
                 props.get_list("http.address.public"),
             ),
         )
+
+
+_HEADER_PROPERTIES = (
+    "http.agent.name",
+    "http.agent.version",
+    "http.agent.description",
+    "http.agent.url",
+    "http.agent.email",
+    "http.accept",
+    "http.accept.language",
+    "http.accept.charset",
+    "http.proxy.host",
+)
+"""Properties whose value goes into every request's head (a header or the proxy)."""
+_NOT_IN_A_HEADER = re.compile(r"[\x00-\x1f\x7f-\x9f]|[^\x00-\xff]")
+
+
+def _check_header_text(props: Properties, name: str) -> None:
+    """Refuse a value that would break every request: a CR, LF or other control.
+
+    A CR or LF would end the header early (and could smuggle another one);
+    other control characters and characters outside Latin-1 (what HTTP/1.1
+    header bytes can carry) make the HTTP library refuse each request.
+
+    Raises:
+        ConfigError: naming the property, its value (escaped) and why.
+    """
+    raw = props.get_str(name)
+    found = _NOT_IN_A_HEADER.search(raw)
+    if found is None:
+        return
+    kind = "character outside Latin-1" if ord(found[0]) > 0xFF else "control character"
+    raise bad_value(
+        name,
+        raw,
+        f"text that can go in an HTTP header (it holds the {kind} {found[0]!r})",
+    )
 
 
 def agent_string(props: Properties) -> str:
