@@ -2,7 +2,10 @@
 
 One ``name:<TAB>value`` line per field that is set; times in epoch
 milliseconds followed by the UTC date; status codes followed by their names;
-signatures in hex; markers and metadata one line per key.
+signatures in hex; markers and metadata one line per key. Every value
+from the page is :func:`~crawllib.terminal.printable` (one line each): a
+title holding terminal escapes or a newline cannot rewrite the screen or
+pass for another field.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from crawllib.status import (
     crawl_status_label,
     protocol_status_label,
 )
+from crawllib.terminal import printable
 from crawllib.webpage import WebPage, to_json_value
 
 _TIME_FIELDS = ("fetchTime", "prevFetchTime", "modifiedTime", "prevModifiedTime")
@@ -22,9 +26,9 @@ _TIME_FIELDS = ("fetchTime", "prevFetchTime", "modifiedTime", "prevModifiedTime"
 
 def render_page(page: WebPage) -> str:
     """The page as Nutch 2.x ``readdb -url`` shows a row, one field per line."""
-    lines = [f"url:\t{page['url']}"]
+    lines = [f"url:\t{printable(page['url'])}"]
     if page["baseUrl"]:
-        lines.append(f"baseUrl:\t{page['baseUrl']}")
+        lines.append(f"baseUrl:\t{printable(page['baseUrl'])}")
     lines.append(f"status:\t{page['status']} ({crawl_status_label(page['status'])})")
     for name in _TIME_FIELDS:
         lines.append(f"{name}:\t{page[name]}{_date(page[name])}")  # type: ignore[literal-required]
@@ -35,7 +39,7 @@ def render_page(page: WebPage) -> str:
         code = protocol["code"]
         lines.append(
             f"protocolStatus:\t{protocol_status_label(code)} ({code}), "
-            f"args=[{','.join(protocol['args'])}]"
+            f"args=[{printable(','.join(protocol['args']))}]"
         )
     for name in ("prevSignature", "signature"):
         value = page[name]  # type: ignore[literal-required]
@@ -48,12 +52,14 @@ def render_page(page: WebPage) -> str:
         )
     for name in ("contentType", "title", "reprUrl", "batchId"):
         if page[name]:  # type: ignore[literal-required]
-            lines.append(f"{name}:\t{page[name]}")  # type: ignore[literal-required]
+            value = printable(page[name])  # type: ignore[literal-required]
+            lines.append(f"{name}:\t{value}")
     lines.append(f"score:\t{page['score']:.6g}")
     for key, value in sorted(page["markers"].items()):
-        lines.append(f"marker {key} :\t{value}")
+        lines.append(f"marker {printable(key)} :\t{printable(str(value))}")
     for key, raw in sorted(page["metadata"].items()):
-        lines.append(f"metadata {key} :\t{to_json_value(raw)}")
+        value = printable(str(to_json_value(raw)))
+        lines.append(f"metadata {printable(key)} :\t{value}")
     lines.append(f"outlinks:\t{len(page['outlinks'])}")
     lines.append(f"inlinks:\t{len(page['inlinks'])}")
     return "\n".join(lines)

@@ -25,6 +25,7 @@ import tantivy
 
 from crawllib.errors import CrawlError
 from crawllib.indexing import IndexDocument
+from crawllib.terminal import printable
 
 FIELD_BOOSTS = {"title": 3.0, "anchor": 2.0, "url": 1.5, "content": 1.0}
 """Query-time field weights: a title or anchor match outweighs one in the text."""
@@ -191,10 +192,19 @@ def _snippet(
 
 
 def render_snippet(hit: Hit, start: str, end: str) -> str:
-    """The snippet with each highlight between ``start`` and ``end``, on one line."""
+    """The snippet with each highlight between ``start`` and ``end``, on one line.
+
+    Control characters in the page's text are escaped
+    (:func:`~crawllib.terminal.printable`); ``start`` and ``end`` are not.
+    """
     parts, at = [], 0
     for begin, stop in hit.highlights:
-        parts += [hit.snippet[at:begin], start, hit.snippet[begin:stop], end]
+        parts += [
+            printable(hit.snippet[at:begin], multiline=True),
+            start,
+            printable(hit.snippet[begin:stop], multiline=True),
+            end,
+        ]
         at = stop
-    parts.append(hit.snippet[at:])
+    parts.append(printable(hit.snippet[at:], multiline=True))
     return " ".join("".join(parts).split())

@@ -16,9 +16,11 @@ import sys
 import threading
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from crawllib import __version__
 from crawllib.errors import CrawlError, DryRunDone
+from crawllib.terminal import printable
 
 # Beam and gRPC are imported when a command runs: a parse worker process
 # imports this module again as its __main__ (multiprocessing's spawn), and
@@ -99,6 +101,24 @@ def _ignore_hang_ups() -> None:
     threading.excepthook = hook
 
 
+class _Printable(logging.Formatter):
+    """Log lines with control characters escaped (:func:`crawllib.terminal.printable`).
+
+    A logged URL or title is the page's own: it cannot rewrite the terminal,
+    and a message is one line (a traceback after it keeps its lines).
+    """
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        record.message = printable(record.message)
+        return super().formatMessage(record)
+
+    def formatException(self, ei: Any) -> str:
+        return printable(super().formatException(ei), multiline=True)
+
+    def formatStack(self, stack_info: str) -> str:
+        return printable(super().formatStack(stack_info), multiline=True)
+
+
 def quiet_library_warnings() -> None:
     """No notices about the libraries' own future on every command's stderr.
 
@@ -114,9 +134,7 @@ def setup_logging() -> None:
     """Beamcrawl's own INFO lines on stderr; Beam only from WARNING up."""
     quiet_library_warnings()
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
-    )
+    handler.setFormatter(_Printable("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(_DropNoise())
     root = logging.getLogger()
     root.handlers[:] = [handler]
@@ -157,13 +175,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise CrawlError(f"unknown command {command!r}; see beamcrawl --help")
         return _dispatch(command, rest)
     except DryRunDone as done:
-        print(dry_run_line(command, done), file=sys.stderr)
+        print(printable(dry_run_line(command, done)), file=sys.stderr)
         return 0
     except (CrawlError, RuntimeError) as exc:
         line = error_line(command, exc)
         if line is None:
             raise
-        print(line, file=sys.stderr)
+        print(printable(line), file=sys.stderr)
         return 2 if isinstance(exc, CrawlError) else 1
     except KeyboardInterrupt:
         print("beamcrawl: interrupted", file=sys.stderr)

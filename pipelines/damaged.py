@@ -20,6 +20,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from crawllib import avrocheck
 from crawllib.errors import ConfigError
+from crawllib.terminal import printable
 from crawllib.webpage import schema
 from pipelines import io, versions
 
@@ -37,10 +38,10 @@ def verify(db: str, out: TextIO | None = None) -> int:
                     count = avrocheck.read_file(stream, size, name, fields)
             except avrocheck.AvroFileError as exc:
                 damaged += 1
-                print(f"DAMAGED {path}: {exc}", file=out)
+                print(printable(f"DAMAGED {path}: {exc}"), file=out)
             else:
                 records += count
-                print(f"ok      {path}: {count} records", file=out)
+                print(printable(f"ok      {path}: {count} records"), file=out)
     if not files:
         raise ConfigError(f"beamcrawl readdb: no part files in {db}")
     print(
@@ -66,14 +67,14 @@ def salvage(db: str, out_db: str, out: TextIO | None = None) -> int:
             with io.open_raw(path) as stream:
                 result = avrocheck.salvage_file(stream, size, name, fields)
         except avrocheck.AvroFileError as exc:
-            print(f"{path}: nothing readable: {exc}", file=out)
+            print(printable(f"{path}: nothing readable: {exc}"), file=out)
             unknown = True
             continue
         records.extend(result.records)
         lost += result.lost
         unknown = unknown or result.unknown_loss
         for problem in result.problems:
-            print(f"{path}: {problem}", file=out)
+            print(printable(f"{path}: {problem}"), file=out)
     with versions.locked(out_db), versions.new_version(out_db) as new_dir:
         target = FileSystems.join(new_dir, "part-00000-of-00001.avro")
         with FileSystems.create(
@@ -84,5 +85,5 @@ def salvage(db: str, out_db: str, out: TextIO | None = None) -> int:
         loss = f"{lost} records lost, and more whose number is unknown"
     else:
         loss = f"{lost} records lost"
-    print(f"salvaged {len(records)} records into {out_db}; {loss}", file=out)
+    print(printable(f"salvaged {len(records)} records into {out_db}; {loss}"), file=out)
     return 0

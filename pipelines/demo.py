@@ -31,9 +31,11 @@ from apache_beam.io.filesystems import FileSystems
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from crawllib.errors import ConfigError
 from crawllib.status import CrawlStatus, crawl_status_label
+from crawllib.terminal import printable
 from crawllib.webpage import WebPage
 from pipelines import crawl, io, readdb, runners, versions
 from pipelines.arguments import add_link_policy_argument
@@ -169,7 +171,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         crawl.run(["--seeds", seeds, crawl_dir, str(job.args.rounds), *flags])
     finally:
         site.stop()
-    print(f"demo: crawl directory {crawl_dir}", file=sys.stderr)
+    print(f"demo: crawl directory {printable(crawl_dir)}", file=sys.stderr)
     code = readdb.run([f"{crawl_dir}/crawldb", "--stats", *job.beam_flags])
     report(crawl_dir, sys.stdout)
     return code
@@ -183,6 +185,9 @@ def report(crawl_dir: str, out: TextIO) -> None:
     """Print what was crawled, where the files are, and the commands to try next.
 
     A rich table on a terminal; elsewhere plain aligned columns, no escapes.
+    URLs and titles are the pages' own: control characters in them are
+    escaped (:func:`~crawllib.terminal.printable`), and rich reads no
+    markup in them.
     """
     rows = crawled(FileSystems.join(crawl_dir, "crawldb"))
     console = Console(file=out, highlight=False)
@@ -193,11 +198,11 @@ def report(crawl_dir: str, out: TextIO) -> None:
         table.add_column("Status", no_wrap=True)
         table.add_column("Title")
         for row in rows:
-            table.add_row(*row)
+            table.add_row(*(Text(cell) for cell in row))
         console.print(table)
     else:
         print(aligned([("URL", "STATUS", "TITLE"), *rows]), file=out)
-    print("", *next_steps(crawl_dir), sep="\n", file=out)
+    print("", *map(printable, next_steps(crawl_dir)), sep="\n", file=out)
 
 
 def crawled(crawldb: str) -> list[tuple[str, str, str]]:
@@ -208,7 +213,8 @@ def crawled(crawldb: str) -> list[tuple[str, str, str]]:
             for record in fastavro.reader(stream):
                 page = cast(WebPage, record)
                 status = _db_status(page["status"])
-                rows.append((page["url"], status, page["title"] or ""))
+                title = printable(page["title"] or "")
+                rows.append((printable(page["url"]), status, title))
     return sorted(rows)
 
 

@@ -37,6 +37,7 @@ from crawllib import indexformats, indexing, searchindex
 from crawllib.config import CrawlConfig, IndexConfig, step_config
 from crawllib.errors import ConfigError, CrawlDbMissingError, CrawlError
 from crawllib.indexing import IndexDocument, Outcome
+from crawllib.terminal import printable
 from crawllib.webpage import WebPage
 from pipelines import io, progress, versions
 from pipelines.options import (
@@ -182,7 +183,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     print(f"Indexer: {describe(values)}", file=sys.stderr)
     if job.args.format == TANTIVY:
         count = searchindex.document_count(job.args.index_dir)
-        print(f"Indexer: {count} documents in {job.args.index_dir}", file=sys.stderr)
+        where = printable(job.args.index_dir)
+        print(f"Indexer: {count} documents in {where}", file=sys.stderr)
     return 0
 
 

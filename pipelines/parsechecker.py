@@ -21,6 +21,7 @@ from crawllib.status import (
     ParseMinor,
     protocol_status_label,
 )
+from crawllib.terminal import printable
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, new_page, to_json_value
 from pipelines.options import job_parser, parse_job_args
@@ -76,7 +77,11 @@ def _fetch(protocols: Protocols, url: str, follow: bool) -> WebPage:
 
 
 def render_check(page: WebPage) -> str:
-    """ParserChecker's report: content type, signature, Url, ParseData, ParseText."""
+    """ParserChecker's report: content type, signature, Url, ParseData, ParseText.
+
+    What the page holds is :func:`~crawllib.terminal.printable`: one line per
+    value, the page text multi-line, control characters escaped.
+    """
     status = page["parseStatus"]
     major = ParseMajor(status["majorCode"]) if status else ParseMajor.NOTPARSED
     minor = status["minorCode"] if status else 0
@@ -84,31 +89,37 @@ def render_check(page: WebPage) -> str:
         ParseMinor(minor).label if minor in ParseMinor._value2member_map_ else minor
     )
     signature = page["signature"].hex() if page["signature"] else ""
+    args = printable(",".join(status["args"])) if status and status["args"] else ""
     lines = [
-        f"contentType: {page['contentType']}",
+        f"contentType: {printable(page['contentType'] or '')}",
         f"signature: {signature}",
-        "---------\nUrl\n---------------\n" + page["url"],
+        "---------\nUrl\n---------------\n" + printable(page["url"]),
         "---------\nParseData\n---------",
         "Version: 5",
         f"Status: {major.label}/{minor_name} ({int(major)},{minor})"
-        + (f", args=[{','.join(status['args'])}]" if status and status["args"] else ""),
-        f"Title: {page['title'] or ''}",
+        + (f", args=[{args}]" if args else ""),
+        f"Title: {printable(page['title'] or '')}",
         f"Outlinks: {len(page['outlinks'])}",
     ]
     lines += [
-        f"  outlink: toUrl: {u} anchor: {a or ''}" for u, a in page["outlinks"].items()
+        f"  outlink: toUrl: {printable(u)} anchor: {printable(a or '')}"
+        for u, a in page["outlinks"].items()
     ]
     lines.append(
-        "Content Metadata: " + " ".join(f"{k}={v}" for k, v in page["headers"].items())
+        "Content Metadata: "
+        + " ".join(
+            f"{printable(k)}={printable(str(v))}" for k, v in page["headers"].items()
+        )
     )
     lines.append(
         "Parse Metadata: "
         + " ".join(
-            f"{k}={to_json_value(v)}" for k, v in sorted(page["metadata"].items())
+            f"{printable(k)}={printable(str(to_json_value(v)))}"
+            for k, v in sorted(page["metadata"].items())
         )
     )
     lines.append("---------\nParseText\n---------")
-    lines.append(page["text"] or "")
+    lines.append(printable(page["text"] or "", multiline=True))
     return "\n".join(lines)
 
 

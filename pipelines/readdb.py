@@ -12,7 +12,6 @@ damaged crawldb into a new one (:mod:`pipelines.damaged`).
 from __future__ import annotations
 
 import json
-import posixpath
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -29,6 +28,7 @@ from crawllib.config import CrawlConfig, StatsConfig, UrlConfig, step_config
 from crawllib.dbstats import DbStats
 from crawllib.errors import ConfigError, CrawlDbMissingError
 from crawllib.pagetext import render_page
+from crawllib.terminal import printable
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, to_json_line
 from pipelines import damaged, io, versions
@@ -161,11 +161,14 @@ def run(argv: Sequence[str] | None = None) -> int:
     if job.args.rollback:
         with versions.locked(job.args.crawldb, force=job.args.force):
             current = versions.roll_back(job.args.crawldb)
-        print(f"readdb: {current} is the current version again", file=sys.stderr)
+        print(
+            f"readdb: {printable(current)} is the current version again",
+            file=sys.stderr,
+        )
         return 0
     pattern = versions.require(job.args.crawldb)
     if job.args.path:
-        print(posixpath.dirname(pattern))
+        print(printable(versions.current_version(job.args.crawldb) or ""))
         return 0
     if job.args.stats:
         return _print_stats(job, pattern)
@@ -188,9 +191,9 @@ def _print_stats(job: JobArgs, pattern: str) -> int:
     report = json.loads(io.read_lines(FileSystems.join(scratch, "stats*"))[0])
     io.remove_dir(scratch)
     if job.args.json:
-        print(json.dumps(report["json"], indent=2))
+        print(json.dumps(report["json"], indent=2))  # ASCII: controls escaped
     else:
-        print(report["text"])
+        print(printable(report["text"], multiline=True))
     return 0
 
 
@@ -212,7 +215,7 @@ def _dump(job: JobArgs, pattern: str, out_dir: str) -> int:
                 shard_name_template="-SSSSS-of-NNNNN",
             )
         )
-    print(f"CrawlDb dump: records written to {out_dir}", file=sys.stderr)
+    print(f"CrawlDb dump: records written to {printable(out_dir)}", file=sys.stderr)
     return 0
 
 
@@ -235,7 +238,7 @@ def _print_url(job: JobArgs, pattern: str, url: str) -> int:
     lines = io.read_lines(FileSystems.join(scratch, "page*"))
     io.remove_dir(scratch)
     if not lines:
-        print(f"not found: {url}")
+        print(f"not found: {printable(url)}")
         return 1
     print("\n".join(lines))
     return 0

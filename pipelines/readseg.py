@@ -38,6 +38,7 @@ from apache_beam.pvalue import PCollection
 
 from crawllib.errors import ConfigError, CrawlError
 from crawllib.status import CrawlStatus
+from crawllib.terminal import printable
 from crawllib.webpage import WebPage, to_json_line
 from pipelines import io
 from pipelines.options import (
@@ -197,7 +198,7 @@ def _list(job: JobArgs, parts: dict[str, set[str]]) -> int:
     print(HEADER)
     for index, (segment, present) in enumerate(parts.items()):
         name = posixpath.basename(segment.rstrip("/"))
-        print(list_line(name, figures.get(str(index)), present))
+        print(list_line(printable(name), figures.get(str(index)), present))
     return 0
 
 
@@ -219,7 +220,10 @@ def _dump(job: JobArgs, segment: str, present: set[str], out_dir: str) -> int:
                     shard_name_template="-SSSSS-of-NNNNN",
                 )
             )
-    print(f"SegmentReader: dump of {segment} written to {out_dir}", file=sys.stderr)
+    print(
+        f"SegmentReader: dump of {printable(segment)} written to {printable(out_dir)}",
+        file=sys.stderr,
+    )
     return 0
 
 

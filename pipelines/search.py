@@ -7,7 +7,9 @@ Prints the best hits of a tantivy index that ``beamcrawl index`` built
        http://127.0.0.2:8000/docs/keepers.html
        ... the **keepers** wrote down the weather ...
 
-On a terminal the query's terms are bold, otherwise between ``**``.
+On a terminal the query's terms are bold, otherwise between ``**``; what
+the pages hold is :func:`~crawllib.terminal.printable` (control
+characters escaped).
 ``--json`` prints one JSON object: the query and its hits (rank, score,
 url, title, snippet and the highlighted character ranges). No Beam job
 runs: the index is read in this process.
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 
 from crawllib import searchindex
 from crawllib.errors import ConfigError
+from crawllib.terminal import printable, printable_json
 from pipelines.arguments import ArgumentParser, job_parser
 
 _BOLD, _PLAIN = ("\x1b[1m", "\x1b[0m"), ("**", "**")
@@ -35,14 +38,15 @@ def run(argv: Sequence[str] | None = None) -> int:
     hits = searchindex.search(args.index_dir, args.query, args.limit)
     if args.json:
         found = [dataclasses.asdict(hit) for hit in hits]
-        print(json.dumps({"query": args.query, "hits": found}, ensure_ascii=False))
+        text = json.dumps({"query": args.query, "hits": found}, ensure_ascii=False)
+        print(printable_json(text))
         return 0
     if not hits:
         print(f"no hits for {args.query!r}", file=sys.stderr)
     start, end = _BOLD if sys.stdout.isatty() else _PLAIN
     for hit in hits:
-        print(f"{hit.rank}. {hit.score:.3f}  {hit.title or '(no title)'}")
-        print(f"   {hit.url}")
+        print(f"{hit.rank}. {hit.score:.3f}  {printable(hit.title) or '(no title)'}")
+        print(f"   {printable(hit.url)}")
         snippet = searchindex.render_snippet(hit, start, end)
         if snippet:
             print(f"   {snippet}")

@@ -38,6 +38,7 @@ from crawllib import warc
 from crawllib.config import CrawlConfig, step_config
 from crawllib.config.warc import WarcConfig
 from crawllib.errors import ConfigError
+from crawllib.terminal import printable
 from crawllib.warc import FetchRecords, NoRecord
 from crawllib.webpage import WebPage
 from pipelines import io
@@ -194,7 +195,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     records = sum(summary.get(name, 0) for name in RECORD_TYPES)
     print(
         f"WARC: {files} files, {records} records, {size} bytes in "
-        f"{job.args.out_dir} ({describe(summary)})",
+        f"{printable(job.args.out_dir)} ({describe(summary)})",
         file=sys.stderr,
     )
     return 0
