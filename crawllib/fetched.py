@@ -18,6 +18,7 @@ from crawllib.protocol import FetchResult, crawl_status
 from crawllib.scoring import initial_score
 from crawllib.status import CrawlStatus, Mark
 from crawllib.webpage import WebPage
+from crawllib.zone import FOUND_ZONE_KEY, Zone, with_zone
 
 REDIRECT_DISCOVERED = "___rdrdsc__"
 """metadata flag: a redirect target was added to outlinks (2.x)."""
@@ -45,8 +46,10 @@ def fetched_page(
     """The page after ``result``: status, times, content, headers, fetch mark."""
     has_content = result.content is not None
     metadata = dict(page["metadata"])
-    for key in (TRUNCATED, *WIRE_METADATA):
+    for key in (TRUNCATED, FOUND_ZONE_KEY, *WIRE_METADATA):
         metadata.pop(key, None)
+    if result.http_code or has_content:  # links found here get its zone
+        metadata[FOUND_ZONE_KEY] = result.found_zone.label.encode()
     for key, value in (
         (IP_ADDRESS, result.ip_address.encode("ascii")),
         (REQUEST, result.request_head),
@@ -114,11 +117,14 @@ def with_redirect_recorded(page: WebPage, target: str, repr_url: str) -> WebPage
     }
 
 
-def redirect_target_page(source: WebPage, target: str, repr_url: str) -> WebPage:
+def redirect_target_page(
+    source: WebPage, target: str, repr_url: str, zone: Zone
+) -> WebPage:
     """A followed redirect's target as a fetch-list page of its own.
 
     1.x FetcherThread.queueRedirect: unfetched, the source's interval and
-    metadata, score 0 (OPIC's initial score), the representative URL.
+    metadata, score 0 (OPIC's initial score), the representative URL; and
+    ``zone``, the class of the address the redirect came from.
     """
     hop: WebPage = {
         **source,
@@ -127,7 +133,9 @@ def redirect_target_page(source: WebPage, target: str, repr_url: str) -> WebPage
         "score": 0.0,
         "reprUrl": repr_url,
         "metadata": {
-            k: v for k, v in source["metadata"].items() if k not in WIRE_METADATA
+            k: v
+            for k, v in source["metadata"].items()
+            if k not in WIRE_METADATA and k != FOUND_ZONE_KEY
         },
         "protocolStatus": None,
         "content": None,
@@ -141,4 +149,4 @@ def redirect_target_page(source: WebPage, target: str, repr_url: str) -> WebPage
         "signature": None,
         "prevSignature": None,
     }
-    return initial_score(hop)
+    return initial_score(with_zone(hop, zone))

@@ -36,12 +36,13 @@ from crawllib.fetched import (
 from crawllib.fetchqueues import FetchItem, FetchQueues
 from crawllib.progress import FetchSnapshot, fetch_line
 from crawllib.protocol import FetchResult, Protocol
-from crawllib.protocol.robots import Defer, RobotRules, RobotsCache
+from crawllib.protocol.robots import Defer, RobotRules, RobotsCache, Unreachable
 from crawllib.redirects import RedirectTargets, choose_repr
 from crawllib.status import ProtocolStatus
 from crawllib.urls.domain import domain_of, host_of
 from crawllib.urls.partition import resolve_ipv4
 from crawllib.webpage import WebPage
+from crawllib.zone import zone_of
 
 _LOG = logging.getLogger(__name__)
 REPORT_EVERY_S = 5.0
@@ -280,15 +281,26 @@ class Fetcher:
                 if denial.status is not ProtocolStatus.NOTFETCHING:
                     self._finish(item, denial, asap=True)
                 return
-        result = protocol.fetch(item.url, item.page["modifiedTime"])
-        self._finish(item, result, asap=False)
+        page = item.page
+        result = protocol.fetch(item.url, page["modifiedTime"], zone_of(page))
+        refused = result.status is ProtocolStatus.ADDRESS_DENIED
+        if refused:  # nothing was sent: the queue need not wait
+            _LOG.warning("refused %s: %s", item.url, result.args[0])
+        self._finish(item, result, asap=refused)
 
     def _robots_denial(self, item: FetchItem) -> FetchResult | None:
-        """None to go ahead; a ROBOTS_DENIED result; or NOTFETCHING when deferred."""
-        verdict = self._robots.rules_for(item.url) if self._robots else None
+        """None to go ahead; NOTFETCHING when deferred; else the result to write.
+
+        That is ROBOTS_DENIED, or EXCEPTION when robots.txt is unreachable.
+        """
+        zone = zone_of(item.page)
+        verdict = self._robots.rules_for(item.url, zone) if self._robots else None
         if isinstance(verdict, Defer):
             self._defer(item)
             return FetchResult(item.url, ProtocolStatus.NOTFETCHING)
+        if isinstance(verdict, Unreachable):
+            message = f"robots.txt unreachable: {verdict.message}"
+            return FetchResult(item.url, ProtocolStatus.EXCEPTION, (message,))
         if not isinstance(verdict, RobotRules):
             return None
         if not verdict.allowed(item.url):
@@ -374,7 +386,7 @@ class Fetcher:
         if config.redirect_max > 0 and item.redirects < config.redirect_max:
             queue_id = self._queue_id(kept)
             if queue_id is not None:
-                hop = redirect_target_page(item.page, kept, repr_url)
+                hop = redirect_target_page(item.page, kept, repr_url, result.found_zone)
                 return page, FetchItem(
                     kept, hop, queue_id, item.redirects + 1, repr_url
                 )

@@ -16,6 +16,7 @@ from crawllib.config import GenerateConfig, InjectConfig
 from crawllib.seeds import Seed, seed_page
 from crawllib.selection import generated_page
 from crawllib.webpage import WebPage
+from crawllib.zone import ZONE_KEY, Zone, with_zone
 
 Metadata = dict[str, bytes]
 
@@ -77,9 +78,13 @@ def fetch_list_page(
     """The fetch-list record of ``url``: injected now, generated into ``batch_id``.
 
     The user's metadata is kept beside beamcrawl's own (a key both use keeps
-    beamcrawl's value).
+    beamcrawl's value), but for ``_zone_``: a URL is the operator's (zone
+    ``local``, :mod:`crawllib.zone`) unless its metadata names another, as a
+    pipeline fetching URLs taken from the web should (``public``).
     """
     inject, generate = configs
     page = seed_page(Seed(url=url, line=url), url, inject, now_ms)
     page = {**page, "metadata": {**metadata, **page["metadata"]}}
+    if ZONE_KEY in metadata:
+        page = with_zone(page, Zone.from_label(metadata[ZONE_KEY]))
     return generated_page(page, generate, now_ms, now_ms, batch_id, partition)

@@ -17,6 +17,7 @@ from crawllib.javanum import f32
 from crawllib.scoring import injected_score
 from crawllib.status import DISTANCE_MARKER, CrawlStatus, Mark
 from crawllib.webpage import WebPage, new_page
+from crawllib.zone import OPERATOR, ZONE_KEY, with_zone, zone_of
 
 SCORE_KEY = "nutch.score"
 INTERVAL_KEY = "nutch.fetchInterval"
@@ -115,7 +116,9 @@ def _parse_interval(value: str) -> int | None:
 def seed_page(seed: Seed, url: str, config: InjectConfig, now_ms: int) -> WebPage:
     """The injected record: UNFETCHED, due now, ``dist`` 0 and the inject mark.
 
-    OPIC (2.x) gives it its score as cash (``metadata['_csh_']``).
+    OPIC (2.x) gives it its score as cash (``metadata['_csh_']``). A seed is
+    the operator's: its zone is ``local`` (:mod:`crawllib.zone`) unless its
+    line sets ``_zone_``.
 
     ``url`` is the normalized URL (``seed.url`` as written may differ).
     """
@@ -124,6 +127,7 @@ def seed_page(seed: Seed, url: str, config: InjectConfig, now_ms: int) -> WebPag
     }
     if seed.fixed_interval and seed.fetch_interval_s is not None:
         metadata[FIXED_INTERVAL_METADATA] = str(float(seed.fetch_interval_s)).encode()
+    metadata.setdefault(ZONE_KEY, OPERATOR.label.encode())
     page = new_page(
         url,
         status=int(CrawlStatus.UNFETCHED),
@@ -150,7 +154,9 @@ def merge_injected(
     existing, the existing page; both, the injected page with
     ``db.injector.overwrite``, else the existing page, which with
     ``db.injector.update`` takes the injected metadata, and the injected
-    score and interval where they differ from the defaults.
+    score and interval where they differ from the defaults. beamcrawl: a
+    kept existing record takes the seed's zone when that is more inward
+    (the operator named the URL).
     """
     if existing is not None and is_purged(existing, config):
         existing = None
@@ -159,6 +165,8 @@ def merge_injected(
     if config.overwrite:
         return injected
     if not config.update:
+        if zone_of(injected) > zone_of(existing):
+            return with_zone(existing, zone_of(injected))
         return existing
     merged: WebPage = {**existing, "metadata": {**existing["metadata"]}}
     merged["metadata"].update(injected["metadata"])

@@ -27,15 +27,31 @@ from crawllib.scoring import distribute_to_outlinks, initial_score, update_score
 from crawllib.selection import GENERATE_TIME_KEY, PARTITION_MARKER
 from crawllib.status import DISTANCE_MARKER, CrawlStatus, Mark, ParseMajor
 from crawllib.webpage import WebPage, new_page
+from crawllib.zone import (
+    FOUND_ZONE_KEY,
+    ZONE_KEY,
+    Zone,
+    found_zone,
+    with_zone,
+    zone_of,
+)
 
 _SEGMENT_MARKS = (Mark.GENERATE.value, Mark.FETCH.value, PARTITION_MARKER)
-_SEGMENT_METADATA = (GENERATE_TIME_KEY, REDIRECT_DISCOVERED, TRUNCATED, *WIRE_METADATA)
+_SEGMENT_METADATA = (
+    GENERATE_TIME_KEY,
+    REDIRECT_DISCOVERED,
+    TRUNCATED,
+    FOUND_ZONE_KEY,
+    *WIRE_METADATA,
+)
 _NO_DISTANCE = 2**31 - 1
 
 
 class Inlink(NamedTuple):
     """A link to a URL from a page of the segments, with its OPIC share.
 
+    ``zone`` is the zone the link gives its target (:mod:`crawllib.zone`):
+    the class of the address the linking page came from, as a number.
     A NamedTuple rather than a dataclass: pipelines ship millions of these
     as plain tuples, which Beam encodes several times faster.
     """
@@ -44,6 +60,7 @@ class Inlink(NamedTuple):
     anchor: str
     score: float
     distance: int
+    zone: int = Zone.PUBLIC
 
 
 def links_from(
@@ -53,7 +70,8 @@ def links_from(
 
     Every outlink is a link, cash or not. OPIC (2.x DbUpdateMapper): the
     page's cash is shared over its outlinks (internal and external factors),
-    and its own cash becomes 0.
+    and its own cash becomes 0. Each link carries the zone of the address
+    the page came from.
     """
     targets = list(record["outlinks"])
     distributed, shares = distribute_to_outlinks(
@@ -62,8 +80,12 @@ def links_from(
     scores = dict(shares)
     distance = _distance(record)
     source = record["url"]
+    zone = int(found_zone(record))
     links = [
-        (target, Inlink(source, anchor or "", scores.get(target, 0.0), distance))
+        (
+            target,
+            Inlink(source, anchor or "", scores.get(target, 0.0), distance, zone),
+        )
         for target, anchor in record["outlinks"].items()
     ]
     return distributed, links
@@ -103,8 +125,10 @@ def update_page(
     inlinks; a new URL enters UNFETCHED with score 0 (if additions are
     allowed). A fetch: the transition of its status (see
     :func:`_after_fetch`). Then OPIC adds the inlinks' shares to the score,
-    the inlinks and link distance are recorded, and the segment's marks are
-    cleared (2.x DbUpdateReducer: the parse mark becomes the updatedb mark).
+    the inlinks and link distance are recorded, the URL takes the innermost
+    zone its links give it (beamcrawl, :mod:`crawllib.zone`), and the
+    segment's marks are cleared (2.x DbUpdateReducer: the parse mark becomes
+    the updatedb mark).
     """
     if old is not None and config.purge_404 and old["status"] == CrawlStatus.GONE:
         old = None  # CrawlDbFilter drops it before the reducer sees it
@@ -208,8 +232,11 @@ def _schedule_fetched(
 
 
 def _finish(page: WebPage, inlinks: Sequence[Inlink], config: UpdateConfig) -> WebPage:
-    """OPIC score, inlinks, distance; segment marks and bulky fields cleared."""
+    """OPIC score, inlinks, distance, zone; segment marks and bulky fields cleared."""
     if inlinks:
+        zone = Zone(max(link.zone for link in inlinks))
+        if zone > zone_of(page) or ZONE_KEY not in page["metadata"]:
+            page = with_zone(page, max(zone, zone_of(page)))
         page = update_score(page, (link.score for link in inlinks))
         best = sorted(inlinks, key=lambda link: (-link.score, link.source, link.anchor))
         kept = {link.source: link.anchor for link in best[: config.max_inlinks]}

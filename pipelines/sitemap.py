@@ -32,6 +32,7 @@ from crawllib.sitemaps import Found, Merge, SitemapWalker, merge, preferred
 from crawllib.sitemaps.records import sitemap_page
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.webpage import WebPage, latest
+from crawllib.zone import OPERATOR, ZONE_KEY, Zone, zone_of
 from pipelines import io, versions
 from pipelines.inject import ReadSeeds, list_seed_files
 from pipelines.options import (
@@ -50,8 +51,9 @@ NAMESPACE = "Sitemap"
 _URL_PREFIXES = ("http://", "https://", "ftp://", "file:/")
 _SITEMAP, _HOST = "sitemap", "host"
 
-Work = tuple[str, tuple[str, str]]
-"""(host, (kind, URL)): a sitemap to read, or a host root whose robots.txt to read."""
+Work = tuple[str, tuple[str, str, int]]
+"""(host, (kind, URL, zone)): a sitemap to read, or a host root whose robots.txt
+to read, with the zone it came with (:mod:`crawllib.zone`)."""
 
 
 class ReadSitemaps(beam.PTransform[PCollection[str], PCollection[WebPage]]):
@@ -61,6 +63,7 @@ class ReadSitemaps(beam.PTransform[PCollection[str], PCollection[WebPage]]):
     sitemap; any other is a host name (``host`` or ``host:port``) whose
     robots.txt ``Sitemap:`` lines are read, as Nutch's ``-sitemapUrls``
     input. One record per listed URL (see :mod:`crawllib.sitemaps.records`).
+    A line is the operator's (zone ``local``) unless it sets ``_zone_``.
 
     Counters, namespace ``Sitemap``: Nutch's ``sitemap_seeds``,
     ``filtered_records``, ``sitemaps_from_hostname``,
@@ -138,6 +141,7 @@ class _WorkFn(beam.DoFn):
         seed = seeds.parse_seed_line(line)
         if seed is None:
             return
+        zone = int(Zone.from_label(dict(seed.metadata).get(ZONE_KEY, OPERATOR.label)))
         if seed.url.startswith(_URL_PREFIXES):
             kind, candidates = _SITEMAP, [seed.url]
         else:  # Nutch's generateSitemapsFromHostname: the first scheme accepted
@@ -147,7 +151,7 @@ class _WorkFn(beam.DoFn):
             if not isinstance(url, Rejection):
                 if kind == _SITEMAP:
                     self.seeds_.inc()
-                yield _host_of(url), (kind, url)
+                yield _host_of(url), (kind, url, zone)
                 return
         self.filtered.inc()
 
@@ -164,11 +168,15 @@ class _WalkFn(beam.DoFn):
         self._robots = RobotsCache(self._config.robots, self._protocols.for_url)
 
     def process(
-        self, grouped: tuple[str, Iterable[tuple[str, str]]]
+        self, grouped: tuple[str, Iterable[tuple[str, str, int]]]
     ) -> Iterator[tuple[str, WebPage]]:
         walker = SitemapWalker(self._config, self._protocols.for_url, self._robots)
-        for kind, url in sorted(set(grouped[1])):
-            outcomes = walker.walk(url) if kind == _SITEMAP else walker.from_root(url)
+        for kind, url, zone in _innermost_first(grouped[1]):
+            outcomes = (
+                walker.walk(url, zone=Zone(zone))
+                if kind == _SITEMAP
+                else walker.from_root(url, Zone(zone))
+            )
             for outcome in outcomes:
                 if isinstance(outcome, Found):
                     yield outcome.url, self._page(outcome)
@@ -177,10 +185,20 @@ class _WalkFn(beam.DoFn):
 
     def _page(self, found: Found) -> WebPage:
         interval = self._config.fetch_interval_s
-        return sitemap_page(found.entry, found.url, interval, self._now_ms)
+        return sitemap_page(found.entry, found.url, interval, self._now_ms, found.zone)
 
     def teardown(self) -> None:
         self._protocols.close()
+
+
+def _innermost_first(
+    work: Iterable[tuple[str, str, int]],
+) -> list[tuple[str, str, int]]:
+    """Each sitemap or root once, in its innermost zone, in a fixed order."""
+    zones: dict[tuple[str, str], int] = {}
+    for kind, url, zone in work:
+        zones[kind, url] = max(zone, zones.get((kind, url), zone))
+    return [(kind, url, zone) for (kind, url), zone in sorted(zones.items())]
 
 
 class _MergeFn(beam.DoFn):
@@ -219,13 +237,23 @@ def _host_of(url: str) -> str:
 
 
 class _HostsFn(beam.DoFn):
-    """A crawldb page's host (``host[:port]``), for ``--fromRobots``."""
+    """A crawldb page's host (``host[:port]``) and zone, for ``--fromRobots``."""
 
-    def process(self, page: WebPage) -> Iterator[str]:
+    def process(self, page: WebPage) -> Iterator[tuple[str, int]]:
         parts = urlsplit(page["url"])
         if parts.scheme.lower() in ("http", "https") and parts.hostname:
             port = f":{parts.port}" if parts.port is not None else ""
-            yield parts.hostname.lower() + port
+            yield parts.hostname.lower() + port, int(zone_of(page))
+
+
+def _innermost(zones: Iterable[int]) -> int:
+    return max(zones, default=int(Zone.PUBLIC))
+
+
+def _host_line(host_zone: tuple[str, int]) -> str:
+    """A host with the innermost zone of its URLs, as a sitemap input line."""
+    host, zone = host_zone
+    return f"{host}\t{ZONE_KEY}={Zone(zone).label}"
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -276,7 +304,9 @@ def _update(
             hosts = (
                 current
                 | "Hosts" >> beam.ParDo(_HostsFn())
-                | "DistinctHosts" >> beam.Distinct()
+                | "InnermostZone"
+                >> beam.CombinePerKey(beam.CombineFn.from_callable(_innermost))
+                | "ToLines" >> beam.Map(_host_line)
             )
             sources.append(hosts)
         lines = sources | "AllSources" >> beam.Flatten(pipeline=pipeline)

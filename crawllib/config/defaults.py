@@ -20,6 +20,9 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "http.robots.503.defer.visits.retries": "3",
     "http.robots.redirect.max": "5",
     "http.robot.rules.allowlist": "",
+    # beamcrawl's own: true = a robots.txt that cannot be reached allows all
+    # (Nutch); false = RFC 9309's complete disallow until it can be read
+    "http.robots.unreachable.allow": "false",
     "http.timeout": "10000",
     "http.content.limit": "1048576",
     "http.useHttp11": "true",

@@ -170,6 +170,12 @@ class RobotsConfig:
         defer_retries: ``http.robots.503.defer.visits.retries``.
         redirect_max: ``http.robots.redirect.max``.
         allowlist: ``http.robot.rules.allowlist`` hosts (robots.txt ignored).
+        unreachable_allow: ``http.robots.unreachable.allow`` (beamcrawl's):
+            a robots.txt that cannot be reached (connection refused, reset,
+            timeout) allows all, as in Nutch; false (the default): nothing
+            of the host is fetched until it can be read (RFC 9309).
+        urls: the normalizers (scope ``fetcher``) and filters a robots.txt
+            redirect target goes through; None: none (hand-built configs).
     """
 
     agents: tuple[str, ...]
@@ -179,6 +185,8 @@ class RobotsConfig:
     defer_retries: int = 3
     redirect_max: int = 5
     allowlist: tuple[str, ...] = ()
+    unreachable_allow: bool = False
+    urls: UrlConfig | None = None
 
     @classmethod
     def from_properties(cls, props: Properties) -> RobotsConfig:
@@ -199,6 +207,8 @@ class RobotsConfig:
             allowlist=tuple(
                 h.lower() for h in props.get_list("http.robot.rules.allowlist")
             ),
+            unreachable_allow=props.get_bool("http.robots.unreachable.allow"),
+            urls=UrlConfig.from_properties(props),
         )
 
 

@@ -141,16 +141,17 @@ class AddressPolicy:
 
     def refusal(self, address: IPAddress, zone: Zone) -> str | None:
         """Why a URL of ``zone`` may not reach ``address``; None if it may."""
+        shown = _shown(address)
         if _within(address, self.deny):
-            return f"{address} is in http.address.deny"
+            return f"{shown} is in http.address.deny"
         if _within(address, self.allow):
             return None
         found = self.address_class(address)
         if found is None:
-            return f"{address} is never fetched ({_never_reason(address)})"
+            return f"{shown} is never fetched ({_never_reason(address)})"
         if found > zone:
             return (
-                f"{address} is a {found.label} address and the URL was found "
+                f"{shown} is a {found.label} address and the URL was found "
                 f"on a {zone.label} one"
             )
         return None
@@ -164,6 +165,12 @@ class AddressPolicy:
 
 NO_SETTINGS = AddressPolicy()
 """The default policy: none of the three properties set."""
+
+
+def _shown(address: IPAddress) -> str:
+    """The address, and the IPv4 address it carries if it carries one."""
+    carried = embedded_ipv4(address)
+    return str(address) if carried == address else f"{address} ({carried})"
 
 
 def _never_reason(address: IPAddress) -> str:

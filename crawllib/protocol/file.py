@@ -13,6 +13,15 @@ Mirrors ``org.apache.nutch.protocol.file.File`` and ``FileResponse``
    ``file.content.limit``; anything else (a FIFO, a device): EXCEPTION (500).
 
 The query and the host part of the URL are ignored.
+
+beamcrawl adds what a crawler on a shared machine needs (Nutch has none of
+it): files are read only for URLs of zone ``local`` (seeds, and links from
+local files: a web page cannot lead to a file, :mod:`crawllib.zone`);
+only regular files are read, never the kernel's files under ``/proc``,
+``/sys`` and ``/dev`` (``/proc/kmsg`` would block for ever, and reading it
+takes the kernel log from its reader), opened without blocking and read
+for at most the time limit. The fetcher offers ``file:`` only when
+``protocol-file`` is in ``plugin.includes`` (Nutch's default has not).
 """
 
 from __future__ import annotations
@@ -21,6 +30,8 @@ import mimetypes
 import os
 import re
 import stat
+import time
+from collections.abc import Callable
 from urllib.parse import quote, unquote, urlsplit
 
 from crawllib.config.fetch import HttpConfig
@@ -29,6 +40,12 @@ from crawllib.protocol.http import http_date
 from crawllib.status import ProtocolStatus
 from crawllib.zone import OPERATOR, Zone
 
+MIN_TIME_LIMIT_S = 30.0
+"""Reading a file may take ``max(3 x http.timeout, MIN_TIME_LIMIT_S)``."""
+KERNEL_DIRS = ("/proc", "/sys", "/dev")
+"""Kernel interfaces that look like files; never read."""
+_READ_SIZE = 64 * 1024
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 _SLASHES = re.compile(r"/{2,}")
 _SNIFF_SIZE = 1024
 _TEXT_BYTES = bytes({7, 8, 9, 10, 12, 13, 27} | set(range(0x20, 0x100)))
@@ -46,16 +63,40 @@ class FileProtocol:
 
     Args:
         config: its ``file.*`` settings are used.
+        time_limit_s: how long reading one file may take; default
+            ``max(3 x http.timeout, MIN_TIME_LIMIT_S)``.
+        clock: monotonic seconds, for the time limit.
     """
 
-    def __init__(self, config: HttpConfig) -> None:
+    def __init__(
+        self,
+        config: HttpConfig,
+        *,
+        time_limit_s: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._config = config
         self._mime = mimetypes.MimeTypes()  # built-in table: same on every host
+        self._clock = clock
+        self._time_limit_s = (
+            time_limit_s
+            if time_limit_s is not None
+            else max(3 * config.timeout_s, MIN_TIME_LIMIT_S)
+        )
 
     def fetch(
         self, url: str, modified_time_ms: int = 0, zone: Zone = OPERATOR
     ) -> FetchResult:
-        """Read the file or directory ``url`` names; never raises per URL."""
+        """Read the file or directory ``url`` names; never raises per URL.
+
+        A URL of a zone short of ``local`` is ADDRESS_DENIED without a look.
+        """
+        if zone < Zone.LOCAL:
+            message = (
+                f"file: URL found on a {zone.label} page: files are read only "
+                "for seeds and links from local files"
+            )
+            return FetchResult(url, ProtocolStatus.ADDRESS_DENIED, (message,))
         try:
             parts = urlsplit(url)
         except ValueError as exc:
@@ -95,6 +136,7 @@ class FileProtocol:
                     (target,),
                     http_code=300,
                     headers=(("Location", target),),
+                    found_zone=Zone.LOCAL,
                 )
             path = canonical  # Nutch follows the redirect internally
         info = os.stat(path)
@@ -109,18 +151,18 @@ class FileProtocol:
             )
         if stat.S_ISDIR(info.st_mode):
             return self._directory(url, path, modified_ms)
-        if stat.S_ISREG(info.st_mode):
+        if stat.S_ISREG(info.st_mode) and not _in_kernel_dirs(path):
             return self._file(url, path, info.st_size, modified_ms)
-        return FetchResult(
-            url, ProtocolStatus.EXCEPTION, ("File Error: 500",), http_code=500
-        )
+        return _not_a_file(url, path)
 
     def _file(self, url: str, path: str, size: int, modified_ms: int) -> FetchResult:
         limit = self._config.file_content_limit
-        with open(path, "rb") as stream:
-            data = stream.read(limit + 1) if limit >= 0 else stream.read()
-        truncated = 0 <= limit < len(data)
-        content = data[:limit] if truncated else data
+        read = _read_regular(
+            path, limit, self._clock() + self._time_limit_s, self._clock
+        )
+        if read is None:
+            return _not_a_file(url, path)
+        content, truncated = read
         content_type = self._content_type(path, content)
         return FetchResult(
             url,
@@ -128,6 +170,7 @@ class FileProtocol:
             http_code=200,
             content=content,
             content_type=content_type,
+            found_zone=Zone.LOCAL,
             headers=(
                 ("Content-Length", str(size)),
                 ("Last-Modified", http_date(modified_ms)),
@@ -146,6 +189,7 @@ class FileProtocol:
             http_code=200,
             content=content,
             content_type="text/html",
+            found_zone=Zone.LOCAL,
             headers=(
                 ("Content-Length", str(len(content))),
                 ("Content-Type", "text/html"),
@@ -167,6 +211,47 @@ class FileProtocol:
         if _looks_like_text(head[:_SNIFF_SIZE]):
             return "text/plain"
         return "application/octet-stream"
+
+
+def _in_kernel_dirs(path: str) -> bool:
+    return any(path == top or path.startswith(top + "/") for top in KERNEL_DIRS)
+
+
+def _not_a_file(url: str, path: str) -> FetchResult:
+    message = f"File Error: 500: not a regular file: {path}"
+    return FetchResult(url, ProtocolStatus.EXCEPTION, (message,), http_code=500)
+
+
+def _read_regular(
+    path: str, limit: int, deadline: float, clock: Callable[[], float]
+) -> tuple[bytes, bool] | None:
+    """The first ``limit`` bytes (-1: all) of a regular file, read until ``deadline``.
+
+    Opened without blocking and checked again once open (the path may have
+    changed since it was looked at): None when it is no regular file or a
+    read would block. Returns the bytes and whether they were cut short.
+    """
+    fd = os.open(path, _OPEN_FLAGS)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = bytearray()
+        wanted = limit + 1 if limit >= 0 else None
+        while wanted is None or len(data) < wanted:
+            if clock() >= deadline:
+                return bytes(data[:limit] if limit >= 0 else data), True
+            size = _READ_SIZE if wanted is None else min(_READ_SIZE, wanted - len(data))
+            try:
+                chunk = os.read(fd, size)
+            except BlockingIOError:
+                return None
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(fd)
+    truncated = 0 <= limit < len(data)
+    return bytes(data[:limit] if truncated else data), truncated
 
 
 def java_file_path(path: str) -> str:

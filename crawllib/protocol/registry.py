@@ -1,4 +1,9 @@
-"""The protocol for a URL's scheme (Nutch's ProtocolFactory): http(s) and file."""
+"""The protocol for a URL's scheme (Nutch's ProtocolFactory): http(s) and file.
+
+``file:`` is offered only when ``protocol-file`` is in ``plugin.includes``,
+as in Nutch, whose default leaves it out: a crawler on a shared machine
+should not read its disk unless told to.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ class Protocols:
 
     def __init__(self, config: HttpConfig) -> None:
         self._http = HttpProtocol(config)
-        self._file = FileProtocol(config)
+        self._file = FileProtocol(config) if config.file_enabled else None
 
     def for_url(self, url: str) -> Protocol | None:
         """The protocol for ``url``'s scheme; None for schemes without one."""
@@ -27,4 +32,3 @@ class Protocols:
     def close(self) -> None:
         """Release pooled connections."""
         self._http.close()
-        self._file.close()

@@ -4,13 +4,26 @@ Nutch 1.x ``RobotRulesParser`` / ``HttpRobotRulesParser`` (nutch-semantics
 §6.7). :class:`RobotsCache` fetches ``/robots.txt`` once per
 ``scheme:host:port``, following redirects, and shares the answer between
 threads; :func:`verdict_for` turns the last response into rules (parsed by
-:mod:`crawllib.protocol.robotrules`) or a :class:`Defer`, and says whether
-the answer may be cached.
+:mod:`crawllib.protocol.robotrules`), a :class:`Defer` or an
+:class:`Unreachable`, and says whether the answer may be cached.
+
+Where beamcrawl departs from Nutch, on purpose:
+
+* A robots.txt that cannot be reached (connection refused or reset, a
+  timeout, a body cut off) is :class:`Unreachable`: nothing of the host is
+  fetched until it can be read, as RFC 9309 (2.3.1.4) asks; Nutch allows
+  all. ``http.robots.unreachable.allow=true`` brings Nutch's rule back.
+* Redirect targets go through the URL normalizers (scope ``fetcher``) and
+  filters, and are fetched under the address policy with the zone of the
+  address that redirected (:mod:`crawllib.zone`): a robots.txt cannot lead
+  the crawler to an internal address or a local file. A target refused
+  either way ends the chain there, as a redirect without ``Location``.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -28,6 +41,8 @@ from crawllib.protocol.robotrules import (
     parse_robots,
 )
 from crawllib.status import ProtocolStatus
+from crawllib.urls.cleaner import UrlCleaner
+from crawllib.zone import OPERATOR, Zone
 
 __all__ = [
     "ALLOW_ALL",
@@ -37,11 +52,13 @@ __all__ = [
     "RobotsCache",
     "RobotsVerdict",
     "Rule",
+    "Unreachable",
     "parse_robots",
     "robots_key",
     "verdict_for",
 ]
 
+_LOG = logging.getLogger(__name__)
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
 _REDIRECT_CODES = frozenset({301, 302, 303, 307, 308})
 
@@ -58,8 +75,20 @@ class Defer:
     http_code: int
 
 
-RobotsVerdict: TypeAlias = RobotRules | Defer
-"""What a robots.txt lookup answers: rules, or "come back later"."""
+@dataclass(frozen=True, slots=True)
+class Unreachable:
+    """robots.txt could not be read: no response, or its body broke off.
+
+    RFC 9309: the crawler must assume complete disallow. The fetcher
+    records the page's fetch as an EXCEPTION naming the cause (retried as
+    any failed fetch, and counted against the host's queue); never cached.
+    """
+
+    message: str
+
+
+RobotsVerdict: TypeAlias = RobotRules | Defer | Unreachable
+"""What a robots.txt lookup answers: rules, "come back later", or "cannot read"."""
 
 
 def robots_key(url: str) -> str:
@@ -87,12 +116,20 @@ def verdict_for(
     The table of nutch-semantics §6.7 (1.x HttpRobotRulesParser): 200 parsed;
     403 allow or forbid all by ``http.robots.403.allow``; 5xx and 429 defer
     (``http.robots.503.defer.visits``) or allow all, not cached; any other
-    code, a redirect chain not ending in 200 included, allow all; no response
-    (network error) allow all, not cached.
+    code, a redirect chain not ending in 200 included, allow all. No
+    response, or a 200 whose body broke off: :class:`Unreachable` (RFC 9309;
+    Nutch allows all, as ``http.robots.unreachable.allow`` does), not
+    cached. A request the address policy refused allows all, not cached:
+    the page's own request is refused as well.
     """
     code = result.http_code
-    if code == 0 or (code == 200 and result.status != ProtocolStatus.SUCCESS):
+    if result.status == ProtocolStatus.ADDRESS_DENIED:
         return ALLOW_ALL, False
+    if code == 0 or (code == 200 and result.status != ProtocolStatus.SUCCESS):
+        if config.unreachable_allow:
+            return ALLOW_ALL, False
+        cause = result.args[0] if result.args else result.status.name
+        return Unreachable(cause), False
     if code == 200:
         rules = parse_robots(
             result.content or b"", config.agents, result.content_type, result.url
@@ -124,15 +161,21 @@ class RobotsCache:
     ) -> None:
         self._config = config
         self._protocol_for = protocol_for
+        self._cleaner = (
+            None if config.urls is None else UrlCleaner(config.urls, "fetcher")
+        )
         self._lock = threading.Lock()
         self._rules: dict[str, RobotRules] = {}
+        self._found_zones: dict[str, Zone] = {}
         self._pending: dict[str, Future[RobotsVerdict]] = {}
 
-    def rules_for(self, url: str) -> RobotsVerdict:
+    def rules_for(self, url: str, zone: Zone = OPERATOR) -> RobotsVerdict:
         """The rules for ``url``'s host, fetching its robots.txt if not yet known.
 
-        file: URLs, allow-listed hosts (``http.robot.rules.allowlist``) and
-        URLs without a host are allowed without a fetch.
+        ``zone`` is the URL's: robots.txt is fetched under the same address
+        policy as the URL itself. file: URLs, allow-listed hosts
+        (``http.robot.rules.allowlist``) and URLs without a host are allowed
+        without a fetch.
         """
         try:
             parts = urlsplit(url)
@@ -143,7 +186,7 @@ class RobotsCache:
             return ALLOW_ALL
         if _allowlisted(parts.hostname or "", self._config.allowlist):
             return ALLOW_ALL
-        return self._lookup(key, _robots_url(parts))
+        return self._lookup(key, _robots_url(parts), zone)
 
     def cached(self, url: str) -> RobotRules | None:
         """The cached rules for ``url``'s host, without fetching; None if none.
@@ -154,7 +197,19 @@ class RobotsCache:
         with self._lock:
             return self._rules.get(robots_key(url))
 
-    def _lookup(self, key: str, robots_url: str) -> RobotsVerdict:
+    def found_zone(self, url: str) -> Zone:
+        """Where the cached robots.txt of ``url``'s host came from (PUBLIC if none).
+
+        The class of its address: the zone of the sitemaps it lists.
+        """
+        try:
+            key = robots_key(url)
+        except ValueError:
+            return Zone.PUBLIC
+        with self._lock:
+            return self._found_zones.get(key, Zone.PUBLIC)
+
+    def _lookup(self, key: str, robots_url: str, zone: Zone) -> RobotsVerdict:
         with self._lock:
             cached = self._rules.get(key)
             if cached is not None:
@@ -168,7 +223,7 @@ class RobotsCache:
         if not owner:
             return pending.result()
         try:
-            verdict = self._fetch(key, robots_url)
+            verdict = self._fetch(key, robots_url, zone)
         except BaseException as exc:  # a bug: the waiting threads raise it too
             pending.set_exception(exc)
             raise
@@ -178,10 +233,10 @@ class RobotsCache:
         pending.set_result(verdict)
         return verdict
 
-    def _fetch(self, key: str, robots_url: str) -> RobotsVerdict:
+    def _fetch(self, key: str, robots_url: str, zone: Zone) -> RobotsVerdict:
         """Fetch robots.txt, following up to ``http.robots.redirect.max`` hops."""
         url = robots_url
-        result = self._get(url)
+        result = self._get(url, zone)
         also_keys: list[str] = []
         hops = 0
         while (
@@ -189,9 +244,9 @@ class RobotsCache:
             and result.http_code in _REDIRECT_CODES
             and hops < self._config.redirect_max
         ):
-            target = result.redirect_target
-            if not target or target == url:
-                break  # no Location: the chain ends on this redirect
+            target = self._target(url, result.redirect_target)
+            if target is None:
+                break  # the chain ends on this redirect
             hops += 1
             url = target
             target_key = _robots_txt_key(url)
@@ -202,20 +257,36 @@ class RobotsCache:
                         self._rules[key] = known
                         return known
                 also_keys.append(target_key)
-            result = self._get(url)
+            hop = self._get(url, result.found_zone)
+            if hop is not None and hop.status == ProtocolStatus.ADDRESS_DENIED:
+                _LOG.warning("robots.txt redirect refused: %s", hop.args[0])
+                break  # as a target the filters reject
+            result = hop
         if result is None:
             return ALLOW_ALL  # no protocol for the scheme: as a failed fetch
         verdict, cacheable = verdict_for(result, self._config)
         if cacheable and isinstance(verdict, RobotRules):
             with self._lock:
                 self._rules[key] = verdict
+                self._found_zones[key] = result.found_zone
                 for other in also_keys:
-                    self._rules.setdefault(other, verdict)
+                    if other not in self._rules:
+                        self._rules[other] = verdict
+                        self._found_zones[other] = result.found_zone
         return verdict
 
-    def _get(self, url: str) -> FetchResult | None:
+    def _target(self, url: str, target: str | None) -> str | None:
+        """The redirect target to follow: normalized, filtered; None for none."""
+        if not target or target == url:
+            return None  # no Location
+        if self._cleaner is None:
+            return target
+        cleaned = self._cleaner.clean(target)
+        return cleaned if isinstance(cleaned, str) and cleaned != url else None
+
+    def _get(self, url: str, zone: Zone) -> FetchResult | None:
         protocol = self._protocol_for(url)
-        return None if protocol is None else protocol.fetch(url)
+        return None if protocol is None else protocol.fetch(url, zone=zone)
 
 
 def _robots_url(parts: SplitResult) -> str:

@@ -14,7 +14,9 @@ the page due again at once after every fetch); a new record is a seed as
 inject makes one (distance 0, OPIC cash = its score, ``stmPriority`` = the
 priority); and of several entries for one URL the one with the latest
 lastmod, then highest priority, then shortest interval wins (Nutch keeps
-whichever its reducer meets last).
+whichever its reducer meets last). Each record is in the zone of the
+address its sitemap came from (:mod:`crawllib.zone`); a URL listed in
+several, or already in the crawldb, keeps the innermost zone.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from crawllib.scoring import injected_score
 from crawllib.sitemaps.formats import SitemapEntry
 from crawllib.status import DISTANCE_MARKER, CrawlStatus
 from crawllib.webpage import WebPage, new_page
+from crawllib.zone import Zone, innermost, with_zone, zone_of
 
 
 class Merge(enum.Enum):
@@ -44,11 +47,12 @@ def fetch_interval_s(entry: SitemapEntry, default_s: int) -> int:
 
 
 def sitemap_page(
-    entry: SitemapEntry, url: str, default_interval_s: int, now_ms: int
+    entry: SitemapEntry, url: str, default_interval_s: int, now_ms: int, zone: Zone
 ) -> WebPage:
     """The record of a URL listed in a sitemap, as the mapper writes it.
 
-    ``url`` is the normalized URL (``entry.url`` as listed may differ).
+    ``url`` is the normalized URL (``entry.url`` as listed may differ);
+    ``zone`` the class of the address the sitemap came from.
     """
     score = f32(entry.priority)
     page = new_page(
@@ -61,16 +65,21 @@ def sitemap_page(
         stmPriority=score,
         markers={DISTANCE_MARKER: "0"},
     )
-    return injected_score(page)
+    return injected_score(with_zone(page, zone))
 
 
 def preferred(pages: Iterable[WebPage]) -> WebPage | None:
     """Of several sitemap records of one URL, the one kept (see the module)."""
-    return max(
-        pages,
+    group = list(pages)
+    chosen = max(
+        group,
         key=lambda page: (page["modifiedTime"], page["score"], -page["fetchInterval"]),
         default=None,
     )
+    if chosen is None:
+        return None
+    zone = innermost(zone_of(page) for page in group)
+    return chosen if zone == zone_of(chosen) else with_zone(chosen, zone)
 
 
 def merge(
@@ -88,4 +97,6 @@ def merge(
             "fetchInterval": listed["fetchInterval"],
             "modifiedTime": listed["modifiedTime"],
         }
+    if zone_of(listed) > zone_of(existing):
+        existing = with_zone(existing, zone_of(listed))
     return existing, Merge.EXISTING

@@ -11,8 +11,14 @@ robots.txt, or its ``/sitemap.xml`` when there are none.
 beamcrawl adds what the fetcher does and Nutch's sitemap job does not: a
 sitemap robots.txt disallows is not fetched, and requests to one host are
 spaced by ``fetcher.server.delay`` (or the host's ``Crawl-delay`` if it is
-not above ``fetcher.max.crawl.delay``). Every outcome is a :class:`Tally`
-(a counter name of group ``Sitemap``) or a :class:`Found` URL; nothing raises.
+not above ``fetcher.max.crawl.delay``). And zones (:mod:`crawllib.zone`):
+each sitemap is fetched under the address policy for the zone it came
+with (the operator's for a listed one; the class of the address of the
+robots.txt, index or redirect that named it otherwise), and each URL found
+is in the zone of the sitemap's address: a sitemap on the web cannot list
+internal addresses or local files into the crawldb. Every outcome is a
+:class:`Tally` (a counter name of group ``Sitemap``) or a :class:`Found`
+URL; nothing raises.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from dataclasses import dataclass
 
 from crawllib.config.sitemap import SitemapConfig
 from crawllib.protocol import FetchResult, Protocol
-from crawllib.protocol.robots import Defer, RobotsCache, robots_key
+from crawllib.protocol.robots import RobotRules, RobotsCache, Unreachable, robots_key
 from crawllib.sitemaps.formats import (
     Kind,
     SitemapEntry,
@@ -35,6 +41,7 @@ from crawllib.sitemaps.formats import (
 )
 from crawllib.status import ProtocolStatus
 from crawllib.urls.cleaner import Rejection, UrlCleaner
+from crawllib.zone import OPERATOR, Zone
 
 _LOG = logging.getLogger(__name__)
 
@@ -46,6 +53,7 @@ class Count(enum.Enum):
     FILTERED_FROM_HOSTNAME = "filtered_sitemaps_from_hostname"
     FILTERED_FROM_INDEX = "filtered_sitemaps_from_index"
     FAILED = "failed_fetches"
+    ADDRESS_DENIED = "sitemaps_address_denied"
     ROBOTS_DENIED = "sitemaps_robots_denied"
     UNPARSABLE = "sitemaps_unparsable"
     TOO_LARGE = "sitemaps_too_large"
@@ -68,10 +76,11 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """A listed URL, normalized and filtered, with its sitemap entry."""
+    """A listed URL, normalized and filtered, with its sitemap entry and zone."""
 
     url: str
     entry: SitemapEntry
+    zone: Zone = Zone.PUBLIC
 
 
 Outcome = Found | Tally
@@ -120,21 +129,30 @@ class SitemapWalker:
         """Nutch's ``filterNormalize`` (scope ``default``), as configured."""
         return self._cleaner.clean(url)
 
-    def from_root(self, root: str) -> Iterator[Outcome]:
-        """The sitemaps a host's robots.txt lists (or ``/sitemap.xml``), walked."""
-        verdict = self._robots.rules_for(root)
-        listed = [] if isinstance(verdict, Defer) else list(verdict.sitemaps)
+    def from_root(self, root: str, zone: Zone = OPERATOR) -> Iterator[Outcome]:
+        """The sitemaps a host's robots.txt lists (or ``/sitemap.xml``), walked.
+
+        ``zone`` is the host's; the listed sitemaps get the zone of the
+        address the robots.txt came from.
+        """
+        verdict = self._robots.rules_for(root, zone)
+        listed: list[tuple[str, Zone]] = []
+        if isinstance(verdict, RobotRules):
+            listed_zone = self._robots.found_zone(root)
+            listed = [(sitemap, listed_zone) for sitemap in verdict.sitemaps]
         if not listed and self._config.default_sitemap_xml:
-            listed = [root + "sitemap.xml"]
-        for sitemap in listed:
+            listed = [(root + "sitemap.xml", zone)]
+        for sitemap, sitemap_zone in listed:
             yield Tally(Count.FROM_HOSTNAME.value)
             url = self.clean(sitemap)
             if isinstance(url, Rejection):
                 yield Tally(Count.FILTERED_FROM_HOSTNAME.value)
             else:
-                yield from self.walk(url)
+                yield from self.walk(url, zone=sitemap_zone)
 
-    def walk(self, url: str, depth: int = 0) -> Iterator[Outcome]:
+    def walk(
+        self, url: str, depth: int = 0, zone: Zone = OPERATOR
+    ) -> Iterator[Outcome]:
         """Fetch and read the sitemap at ``url``, ``depth`` indexes down."""
         if depth > self._config.index_max_depth:
             yield self._count(Count.TOO_DEEP, url)
@@ -143,7 +161,7 @@ class SitemapWalker:
             yield Tally(Count.SEEN.value)
             return
         self._seen.add(url)
-        result = yield from self._fetch(url)
+        result = yield from self._fetch(url, zone)
         if result is None:
             return
         if result.truncated:
@@ -168,20 +186,22 @@ class SitemapWalker:
             yield Tally(drop.value, count)
         if parsed.kind is Kind.INDEX:
             yield Tally(Count.INDEXES.value)
-            yield from self._walk_index(parsed.entries, depth)
+            yield from self._walk_index(parsed.entries, depth, result.found_zone)
         else:
             yield Tally(Count.PROCESSED.value)
-            yield from self._listed(parsed.entries)
+            yield from self._listed(parsed.entries, result.found_zone)
 
-    def _walk_index(self, entries: tuple[SitemapEntry, ...], depth: int) -> _Walk:
+    def _walk_index(
+        self, entries: tuple[SitemapEntry, ...], depth: int, zone: Zone
+    ) -> _Walk:
         for entry in entries:
             url = self.clean(entry.url)
             if isinstance(url, Rejection):
                 yield Tally(Count.FILTERED_FROM_INDEX.value)
             else:
-                yield from self.walk(url, depth + 1)
+                yield from self.walk(url, depth + 1, zone)
 
-    def _listed(self, entries: tuple[SitemapEntry, ...]) -> _Walk:
+    def _listed(self, entries: tuple[SitemapEntry, ...], zone: Zone) -> _Walk:
         for entry in entries:
             url = self.clean(entry.url)
             if url is Rejection.FILTERED:
@@ -190,13 +210,15 @@ class SitemapWalker:
                 yield Tally(Count.URLS_MALFORMED.value)
             else:
                 yield Tally(Count.URLS_FOUND.value)
-                yield Found(str(url), entry)
+                yield Found(str(url), entry, zone)
 
-    def _fetch(self, url: str) -> Generator[Outcome, None, FetchResult | None]:
+    def _fetch(
+        self, url: str, zone: Zone
+    ) -> Generator[Outcome, None, FetchResult | None]:
         """GET ``url`` politely, following redirects; None (counted) on failure."""
         hops = 0
         while True:
-            result = yield from self._fetch_once(url)
+            result = yield from self._fetch_once(url, zone)
             if result is None:
                 return None
             target = result.redirect_target
@@ -205,18 +227,26 @@ class SitemapWalker:
             cleaned = self.clean(target)
             if isinstance(cleaned, Rejection):
                 break  # Nutch: "get out!", and the fetch counts as failed
-            url, hops = cleaned, hops + 1
+            url, hops, zone = cleaned, hops + 1, result.found_zone
+        if result.status == ProtocolStatus.ADDRESS_DENIED:
+            yield self._count(Count.ADDRESS_DENIED, f"{url}: {result.args[0]}")
+            return None
         if result.status != ProtocolStatus.SUCCESS:
-            yield self._count(Count.FAILED, f"{url}: {result.status.name}")
+            yield self._count(Count.FAILED, f"{url}: {_failure(result)}")
             return None
         return result
 
-    def _fetch_once(self, url: str) -> Generator[Outcome, None, FetchResult | None]:
-        verdict = self._robots.rules_for(url)
+    def _fetch_once(
+        self, url: str, zone: Zone
+    ) -> Generator[Outcome, None, FetchResult | None]:
+        verdict = self._robots.rules_for(url, zone)
         protocol = self._protocol_for(url)
-        if isinstance(verdict, Defer) or protocol is None:
+        if protocol is None:
+            yield self._count(Count.FAILED, f"{url}: no protocol for its scheme")
+            return None
+        if not isinstance(verdict, RobotRules):
             yield self._count(
-                Count.FAILED, f"{url}: robots.txt deferred or no protocol"
+                Count.FAILED, f"{url}: robots.txt {_robots_failure(verdict)}"
             )
             return None
         if not verdict.allowed(url):
@@ -231,7 +261,7 @@ class SitemapWalker:
         if wait_s > 0:
             self._sleep(wait_s)
         try:
-            return protocol.fetch(url)
+            return protocol.fetch(url, zone=zone)
         finally:
             self._next_visit[host] = self._clock() + delay_s
 
@@ -253,3 +283,16 @@ class SitemapWalker:
                 "sitemap %s: %s (further ones only counted)", count.value, detail
             )
         return Tally(count.value)
+
+
+def _failure(result: FetchResult) -> str:
+    """A failed fetch's status and its reason, for the log line."""
+    return (
+        f"{result.status.name} {result.args[0]}" if result.args else result.status.name
+    )
+
+
+def _robots_failure(verdict: object) -> str:
+    if isinstance(verdict, Unreachable):
+        return f"unreachable: {verdict.message}"
+    return "deferred (5xx or 429)"

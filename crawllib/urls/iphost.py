@@ -17,7 +17,7 @@ import re
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 _HEX = re.compile(r"0[xX][0-9a-fA-F]*")
-_OCTAL = re.compile(r"0[0-7]+")
+_OCTAL = re.compile(r"0[0-7]*")
 _DECIMAL = re.compile(r"[0-9]+")
 
 
@@ -66,9 +66,10 @@ def parse_ipv4(host: str) -> ipaddress.IPv4Address:
 def _number(part: str, host: str) -> int:
     if _HEX.fullmatch(part):
         return int(part[2:] or "0", 16)
-    if _OCTAL.fullmatch(part):
-        return int(part, 8)
-    if _DECIMAL.fullmatch(part) and part:
+    if len(part) > 1 and part.startswith("0"):
+        if _OCTAL.fullmatch(part):
+            return int(part, 8)
+    elif _DECIMAL.fullmatch(part):
         return int(part)
     raise NotAnAddressError(f"{host!r}: {part!r} is no number")
 

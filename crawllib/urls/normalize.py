@@ -19,6 +19,7 @@ from encodings import idna as _idna2003
 
 from crawllib.config import UrlConfig
 from crawllib.errors import ConfigError
+from crawllib.urls.iphost import NotAnAddressError, canonical_host
 from crawllib.urls.javaurl import MalformedUrlError as MalformedUrlError
 from crawllib.urls.javaurl import UrlParts, java_trim, parse_url
 from crawllib.urls.regexnormalize import RegexNormalizer as RegexNormalizer
@@ -83,15 +84,21 @@ def basic_normalize(
     added loses its dot segments too (``http:a/.`` gives ``http:/a/``,
     Nutch ``http:/a/.``); a host-less URL never starts its path with ``//``
     (which would read as an authority); escapes that decoding creates are
-    decoded too (``%0%61`` gives ``%0A``, Nutch ``%0a``); and ``file:``,
+    decoded too (``%0%61`` gives ``%0A``, Nutch ``%0a``); ``file:``,
     ``jar:`` and ``mailto:`` URLs always lose their ref (``file:/a#b`` gives
-    ``file:/a``; Nutch keeps it unless something else changes).
+    ``file:/a``; Nutch keeps it unless something else changes); and an
+    address is written in its one canonical form, as browsers read it
+    (``http://0x7f.1/`` gives ``http://127.0.0.1/``, ``[::FFFF:127.0.0.1]``
+    gives ``[::ffff:7f00:1]``; a host that ends in a number but is no
+    address is malformed: :mod:`crawllib.urls.iphost`), so that URL filter
+    rules see every spelling of an address as the same one.
     """
     fast = _FAST_PATH.fullmatch(url)
     if (
         fast is not None
         and _DOT_SEGMENTS.search(fast["path"]) is None
         and (host_idn != "toUnicode" or "xn--" not in fast["host"])
+        and not fast["host"].rpartition(".")[2][:1].isdigit()  # an address?
     ):
         return url
     return _normalize_slowly(url, host_idn, idna2008, trim_trailing_dot)
@@ -167,7 +174,10 @@ def _normalize_host(host: str, idn: str, idna2008: bool, trim_dot: bool) -> str:
         host = ".".join(_label_to_unicode(label, idna2008) for label in host.split("."))
     if trim_dot and host.endswith("."):
         host = host[:-1]
-    return host
+    try:
+        return canonical_host(host)
+    except NotAnAddressError as exc:
+        raise MalformedUrlError(f"invalid IPv4 address host: {exc}") from None
 
 
 def _decode_utf8_escapes(match: re.Match[str]) -> str:

@@ -15,6 +15,7 @@ from crawllib.fetched import (
 from crawllib.protocol import FetchResult, crawl_status
 from crawllib.status import CrawlStatus, ProtocolStatus
 from crawllib.webpage import new_page
+from crawllib.zone import Zone
 
 NOW = 1_700_000_000_000
 
@@ -39,6 +40,9 @@ NOW = 1_700_000_000_000
 )
 def test_nutch_2x_protocol_status_to_page_status(protocol, crawl):
     assert crawl_status(protocol) is crawl
+
+
+PRIVATE = Zone.PRIVATE
 
 
 def test_unknown_protocol_codes_are_retried():
@@ -118,7 +122,8 @@ def test_recorded_and_followed_redirects():
     assert recorded["outlinks"] == {"http://a.com/y": ""}
     assert recorded["metadata"][REDIRECT_DISCOVERED] == b"y"
     scored: Any = {**_page(), "score": 3.0}
-    hop = redirect_target_page(scored, "http://a.com/y", "http://a.com/x")
+    hop = redirect_target_page(scored, "http://a.com/y", "http://a.com/x", PRIVATE)
     assert (hop["url"], hop["status"], hop["score"]) == ("http://a.com/y", 1, 0.0)
+    assert hop["metadata"]["_zone_"] == b"private"
     assert hop["reprUrl"] == "http://a.com/x"
     assert hop["markers"]["_gnmrk_"] == "seg1"

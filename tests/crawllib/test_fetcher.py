@@ -20,6 +20,7 @@ from crawllib.protocol.registry import Protocols
 from crawllib.protocol.robots import RobotsCache
 from crawllib.status import CrawlStatus, ProtocolStatus
 from crawllib.webpage import new_page
+from crawllib.zone import OPERATOR, with_zone
 from tests.sites import RawReply, RawSite, refused_url
 
 DELAY = 0.3
@@ -34,13 +35,18 @@ def _config(**props):
     return FetcherConfig.from_properties(load_properties(defines=defines))
 
 
+def _seed(url, **fields):
+    """A fetch-list page of an injected URL: the operator's (zone local)."""
+    return with_zone(new_page(url, **fields), OPERATOR)
+
+
 def _fetch(config, urls):
     protocols = Protocols(config.http)
     fetcher = Fetcher(
         config, protocols.for_url, RobotsCache(config.robots, protocols.for_url)
     )
     try:
-        pages = list(fetcher.run(new_page(url, fetchTime=1) for url in urls))
+        pages = list(fetcher.run(_seed(url, fetchTime=1) for url in urls))
     finally:
         protocols.close()
     return {page["url"]: page for page in pages}, fetcher.stats
@@ -186,7 +192,7 @@ def test_nutch_time_limit_drops_what_is_left(sites):
     host.hold("/page/2", lambda: fetcher.stats.dropped["hit_by_timelimit"] > 0)
     urls = [host.url(f"/page/{n}") for n in range(20)]
     try:
-        pages = list(fetcher.run(new_page(url) for url in urls))
+        pages = list(fetcher.run(_seed(url) for url in urls))
     finally:
         protocols.close()
     assert [page["url"] for page in pages] == urls[:3]
@@ -204,7 +210,7 @@ def test_results_stream_out_before_the_run_ends(sites):
     fetcher = Fetcher(config, protocols.for_url, None)
     urls = [host.url(f"/page/{n}") for n in range(5)]
     try:
-        run = fetcher.run(new_page(u) for u in urls)
+        run = fetcher.run(_seed(u) for u in urls)
         first = next(run)
         last_unanswered = [r.ended for r in host.requests_for("/page/4")] in ([], [0])
         first_out.set()
@@ -242,12 +248,27 @@ def test_nutch_robots_5xx_defers_then_drops_the_host(sites):
     assert host.requests_for("/page/") == []
 
 
-def test_file_urls_are_fetched(tmp_path):
+WITH_FILES = "protocol-(http|file)|urlfilter-regex|parse-html|urlnormalizer-basic"
+
+
+def test_nutch_file_urls_are_fetched_with_protocol_file(tmp_path):
     (tmp_path / "a.html").write_text("<html>hi</html>")
     url = (tmp_path / "a.html").as_uri()
-    pages, _ = _fetch(_config(), [url, tmp_path.as_uri() + "/"])
+    pages, _ = _fetch(
+        _config(plugin_includes=WITH_FILES), [url, tmp_path.as_uri() + "/"]
+    )
     assert pages[url]["content"] == b"<html>hi</html>"
     assert _code(pages[tmp_path.as_uri() + "/"]) is ProtocolStatus.SUCCESS
+    assert pages[url]["metadata"]["_foundzone_"] == b"local"
+
+
+def test_nutch_file_urls_have_no_protocol_by_default(tmp_path):
+    # Nutch's default plugin.includes has no protocol-file
+    (tmp_path / "a.html").write_text("<html>hi</html>")
+    url = (tmp_path / "a.html").as_uri()
+    pages, _ = _fetch(_config(), [url])
+    assert _code(pages[url]) is ProtocolStatus.PROTO_NOT_FOUND
+    assert pages[url]["content"] is None
 
 
 @pytest.mark.parametrize("store", [True, False])
@@ -342,7 +363,7 @@ def test_progress_snapshots_count_list_items_not_redirect_hops(site, caplog):
     fetcher = Fetcher(config, protocols.for_url, None, on_progress=shown.append)
     caplog.set_level("INFO", logger="crawllib.fetcher")
     try:
-        pages = list(fetcher.run((new_page(u, fetchTime=1) for u in urls), total=2))
+        pages = list(fetcher.run((_seed(u, fetchTime=1) for u in urls), total=2))
     finally:
         protocols.close()
     assert len(pages) == 3

@@ -78,9 +78,20 @@ def test_nutch_injected_page_fields():
         fetchTime=NOW_MS,
         fetchInterval=2592000,
         score=2.5,
-        metadata={"source": b"list", "_csh_": struct.pack(">f", 2.5)},
+        metadata={
+            "source": b"list",
+            "_zone_": b"local",
+            "_csh_": struct.pack(">f", 2.5),
+        },
         markers={"_injmrk_": "y", "dist": "0"},
     )
+
+
+def test_beamcrawl_a_seed_line_may_set_its_zone():
+    seed = parse_seed_line("http://a.com/\t_zone_=public")
+    assert seed is not None
+    page = seed_page(seed, "http://a.com/", CONFIG, NOW_MS)
+    assert page["metadata"]["_zone_"] == b"public"
 
 
 def test_defaults_apply_without_seed_columns():
@@ -123,6 +134,19 @@ def test_nutch_injecting_an_existing_url_keeps_its_state(status):
     # TestCrawlDbStates.testCrawlDbStatTransitionInject
     existing = new_page("http://a.com/", status=status, score=3.0)
     assert merge_injected(_injected(), existing, CONFIG) == existing
+
+
+@pytest.mark.parametrize("zone", [None, b"public", b"private"])
+def test_beamcrawl_injecting_an_existing_url_makes_it_the_operators(zone):
+    metadata = {} if zone is None else {"_zone_": zone}
+    existing = new_page("http://a.com/", status=CrawlStatus.GONE, metadata=metadata)
+    seed = parse_seed_line("http://a.com/")
+    assert seed is not None
+    injected = seed_page(seed, "http://a.com/", CONFIG, NOW_MS)
+
+    merged = merge_injected(injected, existing, CONFIG)
+
+    assert merged == {**existing, "metadata": {"_zone_": b"local"}}
 
 
 def test_nutch_new_url_is_injected_and_old_only_is_kept():

@@ -11,6 +11,7 @@ import pytest
 from crawllib.config import HttpConfig
 from crawllib.protocol.file import FileProtocol
 from crawllib.status import ProtocolStatus
+from crawllib.zone import Zone
 
 S = ProtocolStatus
 MTIME_S = 1_600_000_000
@@ -241,7 +242,78 @@ def test_fifo_is_an_exception(root):
     result = _protocol().fetch(_url(root / "pipe"))
 
     assert (result.status, result.http_code) == (S.EXCEPTION, 500)
-    assert result.args == ("File Error: 500",)
+    assert result.args == (f"File Error: 500: not a regular file: {root / 'pipe'}",)
+
+
+@pytest.mark.parametrize("path", ["/proc/kmsg", "/proc/version", "/dev/zero"])
+def test_beamcrawl_kernel_files_are_never_read(path):
+    # /proc/kmsg looks like a regular file and a read of it blocks for ever
+    # (and takes the kernel's log from its reader)
+    result = _protocol().fetch("file:" + path)
+
+    assert (result.status, result.http_code, result.content) == (
+        S.EXCEPTION,
+        500,
+        None,
+    )
+    assert result.args == (f"File Error: 500: not a regular file: {path}",)
+
+
+def test_beamcrawl_a_symlink_into_proc_is_not_read_either(root):
+    (root / "env").symlink_to("/proc/self/environ")
+    protocol = _protocol(file_redirect_noncanonical=False)
+
+    result = protocol.fetch(_url(root / "env"))
+
+    assert (result.status, result.content) == (S.EXCEPTION, None)
+
+
+class _Steps:
+    """A clock that moves on a second each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_beamcrawl_reading_stops_at_the_time_limit_with_what_came(root):
+    path = _write(root / "big.txt", b"x" * (300 * 1024))
+    protocol = FileProtocol(
+        HttpConfig(user_agent="t", agent_name="t", file_content_limit=-1),
+        time_limit_s=3.5,
+        clock=_Steps(),
+    )
+
+    result = protocol.fetch(_url(path))
+
+    # started at 1; reads at clock 2, 3 and 4 are before 4.5; at 5 it stops
+    assert result.status == S.SUCCESS
+    assert (result.content, result.truncated) == (b"x" * (3 * 64 * 1024), True)
+
+
+@pytest.mark.parametrize(
+    "zone", [Zone.PUBLIC, Zone.PRIVATE, Zone.LOOPBACK], ids=lambda z: z.label
+)
+def test_beamcrawl_files_are_only_for_the_local_zone(root, zone):
+    path = _write(root / "a.txt", b"secret")
+
+    result = _protocol().fetch(_url(path), zone=zone)
+
+    assert (result.status, result.content) == (S.ADDRESS_DENIED, None)
+    assert result.args == (
+        f"file: URL found on a {zone.label} page: files are read only for seeds "
+        "and links from local files",
+    )
+
+
+def test_beamcrawl_file_results_are_in_the_local_zone(root):
+    path = _write(root / "a.html", b"<a href='b.html'>b</a>")
+
+    assert _protocol().fetch(_url(path)).found_zone is Zone.LOCAL
+    assert _protocol().fetch(_url(root)).found_zone is Zone.LOCAL
 
 
 @pytest.mark.parametrize("url", ["http://example.org/", "ftp://example.org/x"])

@@ -3,6 +3,9 @@ from crawllib.sitemaps.formats import ChangeFreq, SitemapEntry
 from crawllib.sitemaps.records import Merge, merge, preferred, sitemap_page
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
+from crawllib.zone import Zone, zone_of
+
+PUBLIC = Zone.PUBLIC
 
 NOW_MS = 1_700_000_000_000
 DEFAULT_S = 2_592_000
@@ -11,7 +14,7 @@ DEFAULT_S = 2_592_000
 def test_nutch_listed_url_becomes_an_unfetched_record():
     entry = SitemapEntry("http://h/a", 1104537600000, ChangeFreq.DAILY, 0.8)
 
-    page = sitemap_page(entry, "http://h/a", DEFAULT_S, NOW_MS)
+    page = sitemap_page(entry, "http://h/a", DEFAULT_S, NOW_MS, PUBLIC)
 
     assert page["status"] == CrawlStatus.UNFETCHED
     assert page["fetchTime"] == NOW_MS
@@ -21,11 +24,12 @@ def test_nutch_listed_url_becomes_an_unfetched_record():
     assert page["stmPriority"] == page["score"]
     assert cash_of(page) == page["score"]
     assert page["markers"] == {"dist": "0"}
+    assert page["metadata"]["_zone_"] == b"public"
 
 
 def test_nutch_changefreq_maps_to_intervals():
     intervals = [
-        sitemap_page(SitemapEntry("u", changefreq=f), "u", DEFAULT_S, NOW_MS)[
+        sitemap_page(SitemapEntry("u", changefreq=f), "u", DEFAULT_S, NOW_MS, PUBLIC)[
             "fetchInterval"
         ]
         for f in ChangeFreq
@@ -35,7 +39,7 @@ def test_nutch_changefreq_maps_to_intervals():
 
 
 def test_beamcrawl_no_changefreq_gets_the_default_interval():
-    page = sitemap_page(SitemapEntry("u"), "u", DEFAULT_S, NOW_MS)
+    page = sitemap_page(SitemapEntry("u"), "u", DEFAULT_S, NOW_MS, PUBLIC)
 
     assert (page["fetchInterval"], page["modifiedTime"], page["score"]) == (
         DEFAULT_S,
@@ -46,8 +50,11 @@ def test_beamcrawl_no_changefreq_gets_the_default_interval():
 
 def test_nutch_reducer_keeps_an_existing_record():
     existing = new_page("u", status=int(CrawlStatus.FETCHED), score=2.0)
-    listed = sitemap_page(SitemapEntry("u", 5, ChangeFreq.HOURLY, 0.1), "u", 9, NOW_MS)
+    listed = sitemap_page(
+        SitemapEntry("u", 5, ChangeFreq.HOURLY, 0.1), "u", 9, NOW_MS, PUBLIC
+    )
 
+    existing = {**existing, "metadata": {"_zone_": b"public"}}
     assert merge(listed, existing, overwrite=False) == (existing, Merge.EXISTING)
     assert merge(None, existing, overwrite=False) == (existing, Merge.UNLISTED)
     assert merge(listed, None, overwrite=False) == (listed, Merge.NEW)
@@ -55,7 +62,9 @@ def test_nutch_reducer_keeps_an_existing_record():
 
 def test_nutch_overwrite_existing_takes_score_interval_and_modified_time():
     existing = new_page("u", status=int(CrawlStatus.FETCHED), score=2.0, fetchTime=7)
-    listed = sitemap_page(SitemapEntry("u", 5, ChangeFreq.HOURLY, 0.25), "u", 9, NOW_MS)
+    listed = sitemap_page(
+        SitemapEntry("u", 5, ChangeFreq.HOURLY, 0.25), "u", 9, NOW_MS, PUBLIC
+    )
 
     page, what = merge(listed, existing, overwrite=True)
 
@@ -65,7 +74,9 @@ def test_nutch_overwrite_existing_takes_score_interval_and_modified_time():
 
 def test_beamcrawl_of_several_entries_the_latest_then_highest_wins():
     def page(lastmod, priority, freq):
-        return sitemap_page(SitemapEntry("u", lastmod, freq, priority), "u", 9, NOW_MS)
+        return sitemap_page(
+            SitemapEntry("u", lastmod, freq, priority), "u", 9, NOW_MS, PUBLIC
+        )
 
     yearly, daily = ChangeFreq.YEARLY, ChangeFreq.DAILY
     pages = [page(5, 0.1, None), page(6, 0.1, yearly),
@@ -74,3 +85,20 @@ def test_beamcrawl_of_several_entries_the_latest_then_highest_wins():
     assert preferred(pages) == pages[3]
     assert preferred(reversed(pages)) == pages[3]
     assert preferred([]) is None
+
+
+def test_beamcrawl_a_url_keeps_the_innermost_zone_it_was_listed_in():
+    def page(zone, lastmod):
+        return sitemap_page(SitemapEntry("u", lastmod), "u", 9, NOW_MS, zone)
+
+    pages = [page(Zone.PRIVATE, 1), page(Zone.PUBLIC, 2)]
+    chosen = preferred(pages)
+    assert chosen is not None
+    assert chosen["modifiedTime"] == 2
+    assert zone_of(chosen) is Zone.PRIVATE
+
+    existing = new_page("u", status=int(CrawlStatus.FETCHED))
+    kept, _ = merge(chosen, existing, overwrite=False)
+    assert kept == {**existing, "metadata": {"_zone_": b"private"}}
+    inner = {**existing, "metadata": {"_zone_": b"local"}}
+    assert merge(chosen, inner, overwrite=False) == (inner, Merge.EXISTING)
