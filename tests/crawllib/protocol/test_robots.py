@@ -149,11 +149,14 @@ def test_nutch_empty_disallow_allows_everything(site, http):
     assert _allowed(rules, site, "/", "/private") == [True, True]
 
 
-def test_nutch_empty_disallow_drops_the_rules_before_it(site, http):
-    # crawler-commons SimpleRobotRulesParser.handleDisallow: clearRules()
-    rules = _rules(site, http, "User-agent: *\nDisallow: /a\nDisallow:\nDisallow: /b\n")
-    assert rules.rules == (Rule(False, "/b"),)
-    assert _allowed(rules, site, "/a", "/b") == [True, False]
+def test_nutch_empty_disallow_matches_nothing_and_the_rules_stand(site, http):
+    # RFC 9309; crawler-commons 1.4+ ignores an empty Disallow/Allow (before,
+    # it dropped the rules collected so far: a hostile robots.txt could undo
+    # its own group)
+    robots = "User-agent: *\nDisallow: /a\nDisallow:\nAllow:\nDisallow: /b\n"
+    rules = _rules(site, http, robots)
+    assert rules.rules == (Rule(False, "/a"), Rule(False, "/b"))
+    assert _allowed(rules, site, "/a", "/b", "/c") == [False, False, True]
 
 
 def test_nutch_robots_txt_itself_is_always_allowed(site, http):
@@ -177,9 +180,9 @@ def test_nutch_percent_encoding_is_compared_decoded(site, http):
     assert _allowed(rules, site, *paths) == [False, False, False, False, True, True]
 
 
-def test_beamcrawl_allowing_index_html_also_allows_its_directory(site, http):
-    # protego (like Google) reads "Allow: /d/index.html" as allowing /d/ too;
-    # crawler-commons would deny /d/ here.
+def test_nutch_allowing_index_html_also_allows_its_directory(site, http):
+    # protego, Google and crawler-commons 1.4+ (GoogleRobotsTxtTest
+    # GoogleOnly_IndexHTMLisDirectory) read "Allow: /d/index.html" as allowing /d/
     rules = _rules(site, http, "User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n")
     assert _allowed(rules, site, "/d/", "/d/index.html", "/d/other") == [
         True,
@@ -305,11 +308,17 @@ def test_nutch_shortest_crawl_delay_of_the_merged_groups(site, http):
     assert _rules(site, http, robots, "mybot").crawl_delay_s == 9.0
 
 
-def test_nutch_crawl_delay_line_does_not_end_the_agent_lines(site, http):
-    # crawler-commons: only Allow/Disallow end a run of User-agent lines, so
-    # "otherbot" joins mybot's group here and its delay applies to mybot.
-    robots = "User-agent: mybot\nCrawl-delay: 9\nUser-agent: otherbot\nCrawl-delay: 4\n"
-    assert _rules(site, http, robots, "mybot").crawl_delay_s == 4.0
+def test_nutch_crawl_delay_applies_to_the_agent_lines_before_it(site, http):
+    # crawler-commons 1.5 (crawl-delay-group-merging.txt): only Allow/Disallow
+    # end a run of User-agent lines, so "otherbot" shares mybot's rules, but
+    # a Crawl-delay belongs to the agent lines since the previous Crawl-delay
+    robots = (
+        "User-agent: mybot\nCrawl-delay: 9\nUser-agent: otherbot\nCrawl-delay: 4\n"
+        "Disallow: /shared\n"
+    )
+    mine = _rules(site, http, robots, "mybot")
+    assert (mine.crawl_delay_s, mine.rules) == (9.0, (Rule(False, "/shared"),))
+    assert _rules(site, http, robots, "otherbot").crawl_delay_s == 4.0
 
 
 def test_sitemaps_are_collected_from_the_whole_file(site, http):
