@@ -139,7 +139,8 @@ def test_nutch_doctype_is_refused_before_any_entity_is_expanded(name):
 @pytest.mark.parametrize(
     ("body", "content_type", "message"),
     [
-        (_data("html.html"), "text/html", "unknown XML format"),
+        (_data("html.html"), "text/html", "cannot parse a sitemap of type 'text/html'"),
+        (_data("html.html"), "application/xml", "unknown XML format"),
         (b"\x00\x01binary", "image/png", "cannot parse a sitemap of type"),
         (b"\x1f\x8bnot really gzip", None, "broken gzip"),
     ],
