@@ -10,6 +10,7 @@ from crawllib.scoring import CASH_KEY, cash_of, with_cash
 from crawllib.status import CrawlStatus
 from crawllib.update import Inlink, choose_record, links_from, update_page
 from crawllib.webpage import new_page
+from crawllib.zone import Zone, with_zone, zone_of
 
 NOW = 1_700_000_000_000
 DAY_MS = 86_400_000
@@ -213,3 +214,48 @@ def test_links_without_cash_still_add_their_targets():
     after, links = links_from(page, BASE)
     assert [(t, link.score) for t, link in links] == [("http://b.org/", 0.0)]
     assert cash_of(after) == 0.0
+
+
+# --- zones (beamcrawl, crawllib/zone.py) ------------------------------------
+
+
+def _zoned_link(zone: Zone) -> Inlink:
+    return Inlink(f"http://{zone.label}.example/", "", 0.0, 0, int(zone))
+
+
+def test_beamcrawl_links_carry_the_zone_of_the_address_their_page_came_from():
+    for found, expected in [(b"private", Zone.PRIVATE), (None, Zone.PUBLIC)]:
+        metadata = {} if found is None else {"_foundzone_": found}
+        record = _fetched(
+            CrawlStatus.FETCHED, outlinks={"http://b.com/": "b"}, metadata=metadata
+        )
+        _, links = links_from(record, BASE)
+        assert [(target, link.zone) for target, link in links] == [
+            ("http://b.com/", expected)
+        ]
+
+
+def test_beamcrawl_a_new_url_takes_the_innermost_zone_of_its_links():
+    links = [_zoned_link(Zone.PUBLIC), _zoned_link(Zone.LOOPBACK)]
+    page = update_page(URL, None, None, links, BASE, NOW)
+    assert page is not None
+    assert zone_of(page) is Zone.LOOPBACK
+    only_public = update_page(URL, None, None, [_zoned_link(Zone.PUBLIC)], BASE, NOW)
+    assert only_public is not None
+    assert only_public["metadata"]["_zone_"] == b"public"
+
+
+@pytest.mark.parametrize("old_zone", list(Zone), ids=lambda z: z.label)
+def test_beamcrawl_a_known_url_is_never_moved_outward_by_links(old_zone):
+    old = with_zone(_old(CrawlStatus.FETCHED), old_zone)
+    links = [_zoned_link(Zone.PRIVATE)]
+    page = update_page(URL, old, None, links, BASE, NOW)
+    assert page is not None
+    assert zone_of(page) is max(old_zone, Zone.PRIVATE)
+
+
+def test_beamcrawl_the_found_zone_stays_in_the_segment():
+    fetched = _fetched(CrawlStatus.FETCHED, metadata={"_foundzone_": b"loopback"})
+    page = update_page(URL, _old(CrawlStatus.UNFETCHED), fetched, [], BASE, NOW)
+    assert page is not None
+    assert "_foundzone_" not in page["metadata"]

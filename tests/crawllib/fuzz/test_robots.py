@@ -17,7 +17,14 @@ from hypothesis import strategies as st
 
 from crawllib.config import RobotsConfig
 from crawllib.protocol import FetchResult
-from crawllib.protocol.robots import Defer, RobotRules, Rule, parse_robots, verdict_for
+from crawllib.protocol.robots import (
+    Defer,
+    RobotRules,
+    Rule,
+    Unreachable,
+    parse_robots,
+    verdict_for,
+)
 from crawllib.status import ProtocolStatus
 from tests.crawllib.fuzz.strategies import encoded, robots_documents
 
@@ -101,6 +108,9 @@ def test_any_robots_response_gives_a_verdict(
     assert type(cacheable) is bool
     if isinstance(verdict, Defer):
         assert verdict.http_code == code
+        assert not cacheable
+    elif isinstance(verdict, Unreachable):
+        assert code == 0 or (code == 200 and status != ProtocolStatus.SUCCESS)
         assert not cacheable
     else:
         assert_rules(verdict)

@@ -20,11 +20,13 @@ from crawllib.protocol.robots import (
     RobotRules,
     RobotsCache,
     Rule,
+    Unreachable,
     parse_robots,
     robots_key,
     verdict_for,
 )
 from crawllib.status import ProtocolStatus
+from crawllib.zone import Zone
 from tests.sites import RobotsReply, Site, refused_url, set_robots_reply
 
 FORBID_ROOT = RobotRules((Rule(False, "/"),))
@@ -54,7 +56,9 @@ class _HttpProtocol:
         self._lock = threading.Lock()
         self.fetched: list[str] = []
 
-    def fetch(self, url: str, modified_time_ms: int = 0) -> FetchResult:
+    def fetch(
+        self, url: str, modified_time_ms: int = 0, zone: Zone = Zone.LOCAL
+    ) -> FetchResult:
         with self._lock:
             self.fetched.append(url)
         try:
@@ -402,14 +406,42 @@ def test_nutch_server_errors_without_defer_allow_all_uncached(site, http, code):
     assert _robots_requests(site) == 2
 
 
-def test_nutch_network_error_allows_all_uncached(http):
+def test_nutch_network_error_allows_all_uncached_with_unreachable_allow(http):
     url = refused_url()
-    cache = _cache(http)
+    cache = _cache(http, unreachable_allow=True)
     assert cache.rules_for(url) == ALLOW_ALL
     assert cache.rules_for(url) == ALLOW_ALL
     assert cache.cached(url) is None
     robots = urlsplit(url)._replace(path="/robots.txt").geturl()
     assert http.fetched == [robots, robots]
+
+
+def test_beamcrawl_rfc9309_unreachable_robots_txt_is_complete_disallow_uncached(http):
+    # RFC 9309 2.3.1.4: a robots.txt unreachable through a network error
+    # means complete disallow; asked again next time (it may come back)
+    url = refused_url()
+    cache = _cache(http)
+    assert cache.rules_for(url) == Unreachable("ConnectionError")
+    assert cache.rules_for(url) == Unreachable("ConnectionError")
+    assert cache.cached(url) is None
+    robots = urlsplit(url)._replace(path="/robots.txt").geturl()
+    assert http.fetched == [robots, robots]
+
+
+def test_beamcrawl_a_robots_txt_whose_body_breaks_off_is_unreachable():
+    result = FetchResult(
+        "http://a.example/robots.txt",
+        ProtocolStatus.EXCEPTION,
+        ("ProtocolError: Connection reset by peer",),
+        200,
+    )
+    config = RobotsConfig(agents=("mybot",))
+    assert verdict_for(result, config) == (
+        Unreachable("ProtocolError: Connection reset by peer"),
+        False,
+    )
+    nutch = RobotsConfig(agents=("mybot",), unreachable_allow=True)
+    assert verdict_for(result, nutch) == (ALLOW_ALL, False)
 
 
 def test_nutch_200_is_parsed_and_cached(site, http):
@@ -529,7 +561,9 @@ def test_nutch_http_and_https_have_separate_entries(site, http):
     class _HttpsOverHttp:
         """https: URLs fetched from the plain test server (no TLS needed)."""
 
-        def fetch(self, url: str, modified_time_ms: int = 0) -> FetchResult:
+        def fetch(
+            self, url: str, modified_time_ms: int = 0, zone: Zone = Zone.LOCAL
+        ) -> FetchResult:
             return replace(http.fetch(url.replace("https:", "http:", 1)), url=url)
 
         def close(self) -> None:
@@ -571,7 +605,9 @@ def test_one_slow_host_does_not_hold_up_another(sites, http):
     entered, release = threading.Event(), threading.Event()
 
     class _Gated:
-        def fetch(self, url: str, modified_time_ms: int = 0) -> FetchResult:
+        def fetch(
+            self, url: str, modified_time_ms: int = 0, zone: Zone = Zone.LOCAL
+        ) -> FetchResult:
             if urlsplit(url).hostname == slow.host:
                 entered.set()
                 release.wait(10)
@@ -643,7 +679,9 @@ def test_network_error_through_http_protocol():
     protocol = HttpProtocol(HttpConfig(user_agent="mybot/1.0", agent_name="mybot"))
     try:
         cache = RobotsCache(RobotsConfig(agents=("mybot",)), lambda url: protocol)
-        assert cache.rules_for(refused_url()) == ALLOW_ALL
+        verdict = cache.rules_for(refused_url())
+        assert isinstance(verdict, Unreachable)
+        assert "Connection refused" in verdict.message
         assert cache.cached(refused_url()) is None
     finally:
         protocol.close()
