@@ -4,8 +4,9 @@
 libxml2 without DTDs (a ``DOCTYPE`` is refused before any entity is seen),
 network or XInclude, the root told by the first known element (``urlset``,
 ``sitemapindex``, ``channel`` for RSS 1.0 and 2.0, ``feed`` for Atom), each
-item read when it closes and then freed, so memory stays flat. Each item is
-read with the rules of its handler:
+item read when it closes; then it is freed, as is every other element once
+it closes outside an item, so memory stays flat whatever the file holds.
+Each item is read with the rules of its handler:
 
 - ``XMLHandler``: every ``<loc>`` of a ``<url>`` lists an entry, the
   ``lastmod``, ``changefreq`` and ``priority`` after it going with it;
@@ -35,6 +36,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -82,15 +84,26 @@ def read_xml(content: bytes, url: str, collector: Collector) -> Kind:
         remove_pis=True,
     )
     kind: Kind | None = None
+    item = ""  # the local name of the kind's items
+    open_items = 0  # elements named so that are open
     try:
         for event, element in events:
-            if kind is None and event == "start":
-                if element.getroottree().docinfo.doctype:
-                    raise SitemapFormatError("DOCTYPE is not allowed in a sitemap")
-                kind = _KINDS.get(_name(element))
-            elif kind is not None and event == "end" and _is_item(kind, element):
-                _READERS[kind](element, url, collector)
-                _release(element)
+            name = _name(element)
+            if event == "start":
+                if kind is None:
+                    kind = _detect(element)
+                    item = _ITEMS[kind] if kind else ""
+                elif name == item:
+                    open_items += 1
+                continue
+            if name == item:
+                open_items -= 1
+                if _is_item(kind, element, open_items):
+                    _READERS[kind](element, url, collector)  # type: ignore[index]
+                    _release(element)
+                    continue
+            if not open_items:
+                _release(element)  # no open item will read it
     except etree.XMLSyntaxError as exc:
         raise SitemapFormatError(f"not well-formed XML: {exc}") from exc
     if kind is None:
@@ -138,26 +151,36 @@ _ITEMS = {Kind.XML: "url", Kind.INDEX: "sitemap", Kind.RSS: "item", Kind.ATOM: "
 def _name(element: etree._Element) -> str:
     """The local name, as crawler-commons' namespace-aware SAX handlers see it."""
     tag = element.tag
-    return etree.QName(tag).localname if isinstance(tag, str) else ""
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
 
 
-def _is_item(kind: Kind, element: etree._Element) -> bool:
-    """An element the handler of ``kind`` reads when it closes.
+def _namespace(element: etree._Element) -> str:
+    tag = element.tag
+    return tag[1:].partition("}")[0] if isinstance(tag, str) and tag[:1] == "{" else ""
+
+
+def _detect(element: etree._Element) -> Kind | None:
+    """The kind a start tag tells, as ``DelegatorHandler.startRootElement``."""
+    docinfo: Any = element.getroottree().docinfo  # lxml-stubs lack .doctype
+    if docinfo.doctype:
+        raise SitemapFormatError("DOCTYPE is not allowed in a sitemap")
+    return _KINDS.get(_name(element))
+
+
+def _is_item(kind: Kind | None, element: etree._Element, open_items: int) -> bool:
+    """Whether the handler of ``kind`` reads the item-named ``element`` closing.
 
     A ``<url>`` only right under ``<urlset>``; the others at any depth but
-    not inside one of their own (that one is read as a whole).
+    not inside one of their own (``open_items``: that one reads it whole).
     """
-    name = _ITEMS[kind]
-    if _name(element) != name:
-        return False
-    parent = element.getparent()
     if kind is Kind.XML:
+        parent = element.getparent()
         return parent is not None and _name(parent) == "urlset"
-    return all(_name(ancestor) != name for ancestor in element.iterancestors())
+    return not open_items
 
 
 def _release(element: etree._Element) -> None:
-    """Free a read item and the ones before it: memory stays flat."""
+    """Free a closed element and the ones before it: memory stays flat."""
     element.clear()
     parent = element.getparent()
     if parent is not None:
@@ -181,7 +204,7 @@ def _events(
     if element.text:
         yield _TEXT, name, element.text
     for child in element:
-        if isinstance(child.tag, str) and etree.QName(child).namespace in skip:
+        if _namespace(child) in skip:
             continue
         child_name = _name(child)
         yield _START, child_name, ""

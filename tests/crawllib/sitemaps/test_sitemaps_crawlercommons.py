@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gzip
 import inspect
+import resource
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -1144,3 +1145,13 @@ def test_sitemap_urls_fit_their_kind_of_date():
     assert _ms("2005-01-01T00:00+00:00") == int(
         datetime(2005, 1, 1, tzinfo=timezone.utc).timestamp() * 1000
     )
+
+
+def test_elements_outside_items_are_freed_as_they_close():
+    """A hostile sitemap of junk elements costs no memory of its own."""
+    body = b"<urlset>" + b"<a/>" * 300_000 + f"<url><loc>{EX}/x</loc></url>".encode()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    parsed = parse_sitemap(body + b"</urlset>", "text/xml", f"{EX}/s.xml")
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert _urls(parsed) == [f"{EX}/x"]
+    assert grown_kb < 20_000  # kept, the junk took ~40 MB
