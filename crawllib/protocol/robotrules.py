@@ -55,6 +55,8 @@ from urllib.parse import urljoin, urlsplit
 
 from protego import Protego
 
+from crawllib.urls.javaurl import java_trim
+
 _AGENT = "beamcrawl"  # the merged rules sit in one "*" group: any name matches
 
 
@@ -137,7 +139,6 @@ _HTML = re.compile(r"<(html|head|body)\s*>", re.IGNORECASE | re.DOTALL)
 _HAS_USER_AGENT = re.compile("user-agent:", re.IGNORECASE)
 _TAG = re.compile(r"<[^>]+>")
 _PRODUCT_TOKEN = re.compile(r"[a-zA-Z_-]+")
-_JAVA_SPACE = "".join(chr(c) for c in range(0x21))  # what Java's trim() removes
 
 
 def parse_robots(
@@ -166,7 +167,7 @@ def parse_robots(
     sitemaps: dict[str, None] = {}  # ordered, without duplicates
     for raw in _LINE_BREAKS.split(text):
         line = _TAG.sub("", raw) if has_html else raw
-        token = _tokenize(line.split("#", 1)[0].strip(_JAVA_SPACE))
+        token = _tokenize(java_trim(line.split("#", 1)[0]))
         if token is None:
             continue
         directive, value = token
@@ -203,7 +204,7 @@ def _tokenize(line: str) -> tuple[int, str] | None:
             rest = line[len(prefix) :]
             match = _COLON_VALUE.fullmatch(rest) or _BLANK_VALUE.fullmatch(rest)
             if match:
-                return directive, match.group(1).strip(_JAVA_SPACE)
+                return directive, java_trim(match.group(1))
     return None
 
 
