@@ -104,12 +104,15 @@ def _ignore_hang_ups() -> None:
 class _Printable(logging.Formatter):
     """Log lines with control characters escaped (:func:`crawllib.terminal.printable`).
 
-    A logged URL or title is the page's own: it cannot rewrite the terminal,
-    and a message is one line (a traceback after it keeps its lines).
+    A URL or title that beamcrawl logs is the page's own: it cannot rewrite
+    the terminal, and beamcrawl's messages stay one line each (a page cannot
+    forge another). Other libraries' messages keep their newlines (Beam's
+    retry warnings hold a traceback), as does a traceback after a message.
     """
 
     def formatMessage(self, record: logging.LogRecord) -> str:
-        record.message = printable(record.message)
+        ours = record.name.partition(".")[0] in ("crawllib", "pipelines")
+        record.message = printable(record.message, multiline=not ours)
         return super().formatMessage(record)
 
     def formatException(self, ei: Any) -> str:

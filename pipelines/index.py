@@ -27,7 +27,6 @@ from typing import Any
 import apache_beam as beam
 from apache_beam.io.avroio import ReadAllFromAvro
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.io.textio import WriteToText
 from apache_beam.metrics.metric import Metrics
 from apache_beam.options.pipeline_options import GoogleCloudOptions
 from apache_beam.pvalue import PCollection
@@ -39,7 +38,7 @@ from crawllib.errors import ConfigError, CrawlDbMissingError, CrawlError
 from crawllib.indexing import IndexDocument, Outcome
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage
-from pipelines import io, progress, versions
+from pipelines import io, paths, progress, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -149,9 +148,9 @@ class WriteIndexFiles(beam.PTransform[PCollection[Action], PCollection[str]]):
             actions
             | "Encode" >> beam.MapTuple(_encoder(self._fmt, self._index))
             | "WriteFiles"
-            >> WriteToText(
+            >> io.WriteText(
                 FileSystems.join(self._directory, io.PART_PREFIX),
-                file_name_suffix=_SUFFIXES[self._fmt],
+                suffix=_SUFFIXES[self._fmt],
                 shard_name_template="-SSSSS-of-NNNNN",
                 header=indexformats.SOLR_HEADER if solr else None,
                 footer=indexformats.SOLR_FOOTER if solr else None,
@@ -169,7 +168,7 @@ def _encoder(fmt: str, index: str) -> Any:
 
 def read_actions(directory: str) -> Iterator[Action]:
     """The actions in the staging files :class:`WriteIndexFiles` wrote (tantivy)."""
-    for path, _ in io.part_paths(FileSystems.join(directory, "part-*")):
+    for path, _ in io.part_paths(paths.under(directory, "part-*")):
         with io.open_raw(path) as stream:
             for raw in stream.read().decode("utf-8").splitlines():
                 if raw.strip():
@@ -201,16 +200,13 @@ def execute(job: JobArgs) -> dict[str, int]:
     for source in sources:
         io.check_parts(io.parts_pattern(source))
     if fmt != TANTIVY:
-        return counters(
-            _index(job, config, crawldb, sources, linkdb, index_dir), NAMESPACE
-        )
+        with io.new_output(index_dir):
+            result = _index(job, config, crawldb, sources, linkdb, index_dir)
+        return counters(result, NAMESPACE)
     temp = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
-    staging = io.scratch_dir(temp)
-    try:
+    with io.scratch(temp) as staging:
         result = _index(job, config, crawldb, sources, linkdb, staging)
         searchindex.apply_actions(index_dir, read_actions(staging))
-    finally:
-        io.remove_dir(staging)
     return counters(result, NAMESPACE)
 
 
@@ -231,7 +227,7 @@ def _index(
         parsed = (
             pipeline
             | "ListParses" >> beam.Create([io.parts_pattern(s) for s in sources])
-            | "ReadParses" >> ReadAllFromAvro()
+            | "ReadParses" >> paths.reading_by_name(ReadAllFromAvro())
         )
         inputs: Inputs = (db, parsed)
         if linkdb is not None:
@@ -254,7 +250,7 @@ def _check_target(fmt: str, index_dir: str) -> None:
                 f"not {index_dir}; use --format solr or elasticsearch for a store"
             )
         return
-    if io.part_paths(FileSystems.join(index_dir, "part-*")):
+    if io.part_paths(paths.under(index_dir, "part-*")):
         raise CrawlError(
             f"beamcrawl index: {index_dir} already holds part files; "
             "post and remove them, or give another directory"

@@ -27,7 +27,7 @@ from crawllib.config import CrawlConfig, InjectConfig, step_config
 from crawllib.errors import SeedError
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.webpage import WebPage, latest
-from pipelines import io, versions
+from pipelines import io, paths, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -57,8 +57,8 @@ class ReadSeeds(beam.PTransform[PBegin, PCollection[str]]):
     def expand(self, begin: PBegin) -> PCollection[str]:
         return (
             begin
-            | "ListFiles" >> beam.Create(self._files)
-            | "ReadLines" >> ReadAllFromText(coder=BytesCoder())
+            | "ListFiles" >> beam.Create([paths.escape(f) for f in self._files])
+            | "ReadLines" >> paths.reading_by_name(ReadAllFromText(coder=BytesCoder()))
             | "DecodeLines" >> beam.ParDo(_DecodeFn())
         )
 
@@ -269,7 +269,7 @@ def list_seed_files(path: str) -> list[str]:
             and os.path.isfile(os.path.join(path, name))
         )
     else:
-        matches = FileSystems.match([FileSystems.join(path, "*")])[0].metadata_list
+        matches = paths.match(paths.under(path, "*"))
         files = sorted(
             m.path
             for m in matches

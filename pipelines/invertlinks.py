@@ -31,7 +31,7 @@ from crawllib import linkdb
 from crawllib.config import CrawlConfig, LinkDbConfig, step_config
 from crawllib.linkdb import Inlink, InlinkSet, LinkInverter, LinkSkip
 from crawllib.webpage import WebPage
-from pipelines import io, versions
+from pipelines import io, paths, versions
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -193,7 +193,7 @@ def _invert(
         parsed = (
             pipeline
             | "ListParses" >> beam.Create([io.parts_pattern(s) for s in sources])
-            | "ReadParses" >> ReadAllFromAvro()
+            | "ReadParses" >> paths.reading_by_name(ReadAllFromAvro())
         )
         inputs: Inputs = parsed
         if existing:

@@ -6,19 +6,23 @@ files in a directory (a crawldb version, a segment's part). A directory
 whose ``-of-NNNNN`` set is not whole (a job killed while an object store
 copied its files into place) is refused, never read as fewer records. The
 crawldb's versions and lock are in ``pipelines.versions`` and
-``pipelines.locks``. All paths go through Beam's ``FileSystems``.
+``pipelines.locks``. All paths go through Beam's ``FileSystems``; a pattern
+quotes its literal directory (:mod:`pipelines.paths`), so a directory named
+``crawl[1]*?`` is read and written as any other. :class:`WriteText` is
+Beam's ``WriteToText`` with its output quoted likewise.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import posixpath
 import re
 import secrets
-import shutil
 import tempfile
 import time
+from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 import apache_beam as beam
@@ -28,11 +32,13 @@ from apache_beam.io.avroio import ReadFromAvro, _FastAvroSink
 from apache_beam.io.filebasedsink import FileBasedSink
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
+from apache_beam.io.textio import _TextSink
 from apache_beam.pvalue import PBegin, PCollection
 
 from crawllib import avrocheck, avrodeflate, avroencode
 from crawllib.errors import CorruptFileError
 from crawllib.webpage import WebPage, schema
+from pipelines import paths
 
 _LOG = logging.getLogger(__name__)
 avrodeflate.install_block_reader()  # every Avro file read here inflates by ISA-L
@@ -69,9 +75,7 @@ def webpage_schema_check() -> tuple[str, frozenset[str]]:
 
 def part_paths(pattern: str) -> list[tuple[str, int]]:
     """(path, size) of the files matching ``pattern``, in name order."""
-    matches = FileSystems.match([pattern])
-    metadata = matches[0].metadata_list if matches else []
-    return sorted((meta.path, meta.size_in_bytes) for meta in metadata)
+    return sorted((meta.path, meta.size_in_bytes) for meta in paths.match(pattern))
 
 
 def check_parts(pattern: str) -> None:
@@ -139,13 +143,12 @@ def dir_exists(path: str) -> bool:
     """Whether ``path`` is a directory (on an object store: any object under it)."""
     if is_local(path):
         return os.path.isdir(path)
-    matches = FileSystems.match([FileSystems.join(path, "**")], limits=[1])
-    return bool(matches and matches[0].metadata_list)
+    return bool(paths.match(paths.under(path, "**"), limit=1))
 
 
 def is_local(path: str) -> bool:
     """Whether ``path`` is on the local filesystem."""
-    return FileSystems.get_scheme(path) in (None, "file")
+    return paths.is_local(path)
 
 
 class WriteWebPages(beam.PTransform[PCollection[WebPage], PCollection[str]]):
@@ -173,13 +176,44 @@ class WriteWebPages(beam.PTransform[PCollection[WebPage], PCollection[str]]):
         return pages | "WriteAvro" >> iobase.Write(sink)
 
 
+class WriteText(beam.PTransform[PCollection[str], PCollection[str]]):
+    """Beam's ``WriteToText``, its output prefix quoted (:class:`paths.LiteralSink`).
+
+    Lines go to ``<prefix><shard><suffix>`` files; yields the file names.
+    """
+
+    def __init__(
+        self,
+        prefix: str,
+        suffix: str = "",
+        shard_name_template: str | None = None,
+        header: str | None = None,
+        footer: str | None = None,
+    ) -> None:
+        super().__init__()
+        self._sink = _LiteralTextSink(
+            prefix,
+            file_name_suffix=suffix,
+            shard_name_template=shard_name_template,
+            header=header,
+            footer=footer,
+        )
+
+    def expand(self, lines: PCollection[str]) -> PCollection[str]:
+        return lines | "Write" >> iobase.Write(self._sink)  # WriteToText's label
+
+
+class _LiteralTextSink(paths.LiteralSink, _TextSink):
+    """Beam's text sink (``WriteToText``'s), its output prefix quoted."""
+
+
 DEFLATE_LEVEL = 1
 """zlib level of the Avro blocks: 1 writes 2.5x faster than Beam's 6, 20% larger."""
 SYNC_INTERVAL = 256 * 1024
 """Bytes per Avro block: bigger blocks win back some of level 1's size."""
 
 
-class _DeflateAvroSink(_FastAvroSink):
+class _DeflateAvroSink(paths.LiteralSink, _FastAvroSink):
     """Beam's fastavro sink (``WriteToAvro``'s) at level 1, by ISA-L if installed.
 
     Records are encoded by :mod:`crawllib.avroencode` (fastavro's bytes, at
@@ -212,32 +246,29 @@ class _DeflateAvroSink(_FastAvroSink):
 
 
 def parts_pattern(directory: str) -> str:
-    """The glob of the Avro part files in a version or segment directory."""
-    return FileSystems.join(directory, f"{PART_PREFIX}-*{PART_SUFFIX}")
+    """The glob of the Avro part files in a version or segment directory.
+
+    The directory is quoted (:func:`pipelines.paths.escape`): the glob
+    matches the files in exactly that directory.
+    """
+    return paths.under(directory, f"{PART_PREFIX}-*{PART_SUFFIX}")
 
 
 def has_parts(directory: str) -> bool:
     """Whether ``directory`` holds at least one Avro part file."""
-    matches = FileSystems.match([parts_pattern(directory)])
-    return bool(matches and matches[0].metadata_list)
+    return bool(paths.match(parts_pattern(directory), limit=1))
 
 
 def move_parts(source: str, target: str) -> None:
     """Rename the Avro part files of ``source`` into ``target``."""
-    matches = FileSystems.match([parts_pattern(source)])
-    paths = [meta.path for meta in matches[0].metadata_list] if matches else []
-    if paths:
-        targets = [FileSystems.join(target, os.path.basename(p)) for p in paths]
-        FileSystems.rename(paths, targets)
+    found = [meta.path for meta in paths.match(parts_pattern(source))]
+    if found:
+        targets = [FileSystems.join(target, posixpath.basename(p)) for p in found]
+        FileSystems.rename(found, targets)
 
 
 def _remove_tree(path: str) -> None:
-    if is_local(path):
-        shutil.rmtree(path, ignore_errors=True)
-    elif dir_exists(path):  # a "directory" is a prefix: delete what is under it
-        FileSystems.delete([path.rstrip("/") + "/"])
-    elif FileSystems.exists(path):
-        FileSystems.delete([path])
+    paths.delete_tree(path)
 
 
 def rename_dir(source: str, target: str) -> None:
@@ -252,6 +283,36 @@ def rename_dir(source: str, target: str) -> None:
 def remove_dir(path: str) -> None:
     """Delete a directory and everything in it, if it exists."""
     _remove_tree(path)
+
+
+@contextlib.contextmanager
+def new_output(out_dir: str) -> Iterator[None]:
+    """For a job that writes into ``out_dir``, empty or absent before it.
+
+    If the block fails or is interrupted, what the job wrote there (a Beam
+    sink's temporary files, some of the output) is removed: ``out_dir`` is
+    as it was.
+    """
+    existed = is_local(out_dir) and os.path.isdir(out_dir)
+    try:
+        yield
+    except BaseException:
+        if existed:
+            for name in os.listdir(out_dir):
+                remove_dir(os.path.join(out_dir, name))
+        else:
+            remove_dir(out_dir)
+        raise
+
+
+@contextlib.contextmanager
+def scratch(temp_location: str | None) -> Iterator[str]:
+    """A :func:`scratch_dir` for the block, removed when it ends (or fails)."""
+    path = scratch_dir(temp_location)
+    try:
+        yield path
+    finally:
+        remove_dir(path)
 
 
 def scratch_dir(temp_location: str | None) -> str:
@@ -273,10 +334,8 @@ def open_raw(path: str) -> BinaryIO:
 
 def read_lines(pattern: str) -> list[str]:
     """All lines of the text files matching ``pattern``, file by file in name order."""
-    matches = FileSystems.match([pattern])
-    paths = sorted(meta.path for meta in matches[0].metadata_list) if matches else []
     lines: list[str] = []
-    for path in paths:
+    for path in sorted(meta.path for meta in paths.match(pattern)):
         with open_raw(path) as f:
             lines.extend(bytes(f.read()).decode("utf-8").splitlines())
     return lines

@@ -41,7 +41,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from crawllib.errors import CrawlDbLockedError
-from pipelines import io
+from pipelines import io, paths
 
 _LOG = logging.getLogger(__name__)
 
@@ -111,11 +111,10 @@ def _in_order(db: str) -> list[str]:
     job sees the same order (a file's modification time would not do: it
     moves while the file is written).
     """
-    pattern = FileSystems.join(db, LOCK_DIR, "*")
-    matches = FileSystems.match([pattern])
+    pattern = paths.under(FileSystems.join(db, LOCK_DIR), "*")
     found = [
         (not meta.path.endswith(HELD_SUFFIX), posixpath.basename(meta.path), meta.path)
-        for meta in (matches[0].metadata_list if matches else [])
+        for meta in paths.match(pattern)
         if meta.path.endswith((ASK_SUFFIX, HELD_SUFFIX))
     ]
     legacy = FileSystems.join(db, LEGACY_LOCK)
@@ -128,10 +127,11 @@ def _wait_alone(db: str, mine: str, wait_s: float) -> None:
     deadline = time.monotonic() + wait_s
     while True:
         ordered = _in_order(db)
-        others = [path for path in ordered if path != mine]
+        name = posixpath.basename(mine)  # (a listing may spell the db otherwise)
+        others = [path for path in ordered if posixpath.basename(path) != name]
         if not others:
             return
-        if ordered[0] != mine or time.monotonic() >= deadline:
+        if others[0] == ordered[0] or time.monotonic() >= deadline:
             raise _locked(db, others[0])  # held, or asking before this job
         time.sleep(_POLL_S)
 
@@ -145,7 +145,7 @@ def _break(db: str, stale: list[str]) -> None:
 
 def _delete(path: str) -> None:
     with contextlib.suppress(OSError):
-        FileSystems.delete([path])
+        paths.delete([path])
 
 
 def _read_owner(path: str) -> str | None:

@@ -18,7 +18,6 @@ from typing import Any
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.io.textio import WriteToText
 from apache_beam.options.pipeline_options import GoogleCloudOptions
 from apache_beam.pvalue import AsSingleton, PCollection
 from apache_beam.transforms.stats import ApproximateQuantiles
@@ -31,7 +30,7 @@ from crawllib.pagetext import render_page
 from crawllib.terminal import printable
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, to_json_line
-from pipelines import damaged, io, versions
+from pipelines import damaged, io, paths, versions
 from pipelines.options import JobArgs, clock_ms, job_parser, parse_job_args
 
 _QUANTILE_STEPS = 1001  # 0.1% resolution for db.stats.score.quantiles
@@ -179,17 +178,16 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 def _print_stats(job: JobArgs, pattern: str) -> int:
     config = StatsConfig.from_properties(job.properties)
-    scratch = _scratch(job)
-    with job.pipeline() as pipeline:
-        _ = (
-            pipeline
-            | "ReadCrawlDb" >> io.ReadWebPages(pattern)
-            | "Stats" >> CrawlDbStats(job.args.crawldb, config)
-            | "ToJson" >> beam.Map(json.dumps)
-            | "WriteReport" >> WriteToText(FileSystems.join(scratch, "stats"))
-        )
-    report = json.loads(io.read_lines(FileSystems.join(scratch, "stats*"))[0])
-    io.remove_dir(scratch)
+    with io.scratch(_temp_location(job)) as scratch:
+        with job.pipeline() as pipeline:
+            _ = (
+                pipeline
+                | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+                | "Stats" >> CrawlDbStats(job.args.crawldb, config)
+                | "ToJson" >> beam.Map(json.dumps)
+                | "WriteReport" >> io.WriteText(FileSystems.join(scratch, "stats"))
+            )
+        report = json.loads(io.read_lines(paths.under(scratch, "stats*"))[0])
     if job.args.json:
         print(json.dumps(report["json"], indent=2))  # ASCII: controls escaped
     else:
@@ -198,20 +196,17 @@ def _print_stats(job: JobArgs, pattern: str) -> int:
 
 
 def _dump(job: JobArgs, pattern: str, out_dir: str) -> int:
-    if (
-        FileSystems.exists(out_dir)
-        and FileSystems.match([FileSystems.join(out_dir, "*")])[0].metadata_list
-    ):
+    if FileSystems.exists(out_dir) and paths.match(paths.under(out_dir, "*"), limit=1):
         raise ConfigError(f"beamcrawl readdb: output directory {out_dir} is not empty")
-    with job.pipeline() as pipeline:
+    with io.new_output(out_dir), job.pipeline() as pipeline:
         _ = (
             pipeline
             | "ReadCrawlDb" >> io.ReadWebPages(pattern)
             | "ToJson" >> beam.Map(to_json_line)
             | "WriteDump"
-            >> WriteToText(
+            >> io.WriteText(
                 FileSystems.join(out_dir, "part"),
-                file_name_suffix=".jsonl",
+                suffix=".jsonl",
                 shard_name_template="-SSSSS-of-NNNNN",
             )
         )
@@ -226,17 +221,17 @@ def _print_url(job: JobArgs, pattern: str, url: str) -> int:
     )
     if normalized:
         wanted.add(normalized)
-    scratch = _scratch(job)
-    with job.pipeline() as pipeline:
-        _ = (
-            pipeline
-            | "ReadCrawlDb" >> io.ReadWebPages(pattern)
-            | "FindUrl" >> beam.Filter(lambda page, urls: page["url"] in urls, wanted)
-            | "Render" >> beam.Map(render_page)
-            | "WritePage" >> WriteToText(FileSystems.join(scratch, "page"))
-        )
-    lines = io.read_lines(FileSystems.join(scratch, "page*"))
-    io.remove_dir(scratch)
+    with io.scratch(_temp_location(job)) as scratch:
+        with job.pipeline() as pipeline:
+            _ = (
+                pipeline
+                | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+                | "FindUrl"
+                >> beam.Filter(lambda page, urls: page["url"] in urls, wanted)
+                | "Render" >> beam.Map(render_page)
+                | "WritePage" >> io.WriteText(FileSystems.join(scratch, "page"))
+            )
+        lines = io.read_lines(paths.under(scratch, "page*"))
     if not lines:
         print(f"not found: {printable(url)}")
         return 1
@@ -244,9 +239,9 @@ def _print_url(job: JobArgs, pattern: str, url: str) -> int:
     return 0
 
 
-def _scratch(job: JobArgs) -> str:
-    temp = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
-    return io.scratch_dir(temp)
+def _temp_location(job: JobArgs) -> str | None:
+    temp: str | None = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
+    return temp
 
 
 if __name__ == "__main__":

@@ -32,7 +32,6 @@ from typing import Any
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.io.textio import WriteToText
 from apache_beam.options.pipeline_options import GoogleCloudOptions
 from apache_beam.pvalue import PCollection
 
@@ -40,7 +39,7 @@ from crawllib.errors import ConfigError, CrawlError
 from crawllib.status import CrawlStatus
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage, to_json_line
-from pipelines import io
+from pipelines import io, paths
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -168,32 +167,17 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def _list(job: JobArgs, parts: dict[str, set[str]]) -> int:
-    scratch = _scratch(job)
-    with job.pipeline() as pipeline:
-        records = []
-        for index, (segment, present) in enumerate(parts.items()):
-            for part in sorted(present):
-                label = f"{part.capitalize()}{index}"
-                pattern = io.parts_pattern(FileSystems.join(segment, part))
-                records.append(
-                    pipeline
-                    | f"Read{label}" >> io.ReadWebPages(pattern)
-                    | f"Key{label}"
-                    >> beam.Map(
-                        lambda page, key, part: (key, part, page), str(index), part
-                    )
-                )
-        _ = (
-            records
-            | "Together" >> beam.Flatten()
-            | "Stats" >> SegmentStats()
-            | "ToJson" >> beam.Map(json.dumps)
-            | "WriteStats" >> WriteToText(FileSystems.join(scratch, "stats"))
-        )
-    rows = [
-        json.loads(line) for line in io.read_lines(FileSystems.join(scratch, "stats*"))
-    ]
-    io.remove_dir(scratch)
+    with io.scratch(_temp_location(job)) as scratch:
+        with job.pipeline() as pipeline:
+            _ = (
+                _read_parts(pipeline, parts)
+                | "Together" >> beam.Flatten()
+                | "Stats" >> SegmentStats()
+                | "ToJson" >> beam.Map(json.dumps)
+                | "WriteStats" >> io.WriteText(FileSystems.join(scratch, "stats"))
+            )
+        lines = io.read_lines(paths.under(scratch, "stats*"))
+    rows = [json.loads(line) for line in lines]
     figures = {row["segment"]: row for row in rows}
     print(HEADER)
     for index, (segment, present) in enumerate(parts.items()):
@@ -202,10 +186,28 @@ def _list(job: JobArgs, parts: dict[str, set[str]]) -> int:
     return 0
 
 
+def _read_parts(
+    pipeline: beam.Pipeline, parts: dict[str, set[str]]
+) -> list[PCollection[tuple[str, str, WebPage]]]:
+    """(segment's index, part, page) of every part of every segment."""
+    records = []
+    for index, (segment, present) in enumerate(parts.items()):
+        for part in sorted(present):
+            label = f"{part.capitalize()}{index}"
+            pattern = io.parts_pattern(FileSystems.join(segment, part))
+            records.append(
+                pipeline
+                | f"Read{label}" >> io.ReadWebPages(pattern)
+                | f"Key{label}"
+                >> beam.Map(lambda page, key, part: (key, part, page), str(index), part)
+            )
+    return records
+
+
 def _dump(job: JobArgs, segment: str, present: set[str], out_dir: str) -> int:
     if _has_content(out_dir):
         raise ConfigError(f"beamcrawl readseg: output directory {out_dir} is not empty")
-    with job.pipeline() as pipeline:
+    with io.new_output(out_dir), job.pipeline() as pipeline:
         for part in sorted(present):
             label = part.capitalize()
             _ = (
@@ -214,9 +216,9 @@ def _dump(job: JobArgs, segment: str, present: set[str], out_dir: str) -> int:
                 >> io.ReadWebPages(io.parts_pattern(FileSystems.join(segment, part)))
                 | f"ToJson{label}" >> beam.Map(to_json_line)
                 | f"Write{label}"
-                >> WriteToText(
+                >> io.WriteText(
                     FileSystems.join(out_dir, part, "part"),
-                    file_name_suffix=".jsonl",
+                    suffix=".jsonl",
                     shard_name_template="-SSSSS-of-NNNNN",
                 )
             )
@@ -231,13 +233,12 @@ def _has_content(path: str) -> bool:
     """Whether ``path`` is a file or a directory with anything in it."""
     if FileSystems.get_scheme(path) in (None, "file"):
         return os.path.isfile(path) or (os.path.isdir(path) and bool(os.listdir(path)))
-    matches = FileSystems.match([FileSystems.join(path, "**")])
-    return bool(matches and matches[0].metadata_list)
+    return bool(paths.match(paths.under(path, "**"), limit=1))
 
 
-def _scratch(job: JobArgs) -> str:
-    temp = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
-    return io.scratch_dir(temp)
+def _temp_location(job: JobArgs) -> str | None:
+    temp: str | None = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
+    return temp
 
 
 def parser() -> ArgumentParser:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from apache_beam.io.filesystems import FileSystems
 
 from crawllib.errors import ConfigError, CrawlError
-from pipelines import io
+from pipelines import io, paths
 
 _LOG = logging.getLogger(__name__)
 
@@ -71,9 +71,8 @@ def list_segments(segments_dir: str, parts: Sequence[str] = PARTS) -> list[str]:
     names: set[str] = set()
     part_file = f"{io.PART_PREFIX}-*{io.PART_SUFFIX}"
     for part in parts:
-        pattern = FileSystems.join(segments_dir, "*", part, part_file)
-        matches = FileSystems.match([pattern])
-        for meta in matches[0].metadata_list if matches else []:
+        pattern = paths.under(segments_dir, f"*/{paths.escape(part)}/{part_file}")
+        for meta in paths.match(pattern):
             name = posixpath.basename(posixpath.dirname(posixpath.dirname(meta.path)))
             if not name.startswith((".", "_")):
                 names.add(name)

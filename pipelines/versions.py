@@ -43,7 +43,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from crawllib.errors import CorruptFileError, CrawlDbMissingError, CrawlError
-from pipelines import io, locks
+from pipelines import io, locks, paths
 
 _LOG = logging.getLogger(__name__)
 
@@ -249,10 +249,9 @@ def _real_dir(path: str) -> bool:
 
 
 def _pointer_paths(db: str) -> list[str]:
-    pattern = FileSystems.join(db, PUBLISHED, f"*{_POINTER_SUFFIX}")
-    matches = FileSystems.match([pattern])
-    paths = [meta.path for meta in matches[0].metadata_list] if matches else []
-    return sorted(p for p in paths if _seq_of(p) is not None)
+    pattern = paths.under(FileSystems.join(db, PUBLISHED), f"*{_POINTER_SUFFIX}")
+    found = [meta.path for meta in paths.match(pattern)]
+    return sorted(p for p in found if _seq_of(p) is not None)
 
 
 def _seq_of(path: str) -> int | None:
@@ -337,9 +336,8 @@ def _version_dirs(db: str) -> set[str]:
     if io.is_local(db):
         names = os.listdir(root) if os.path.isdir(root) else []
         return {f"{VERSIONS}/{name}" for name in names}
-    matches = FileSystems.match([FileSystems.join(root, "**")])
     found = set()
-    for meta in matches[0].metadata_list if matches else []:
+    for meta in paths.match(paths.under(root, "**")):
         rest = _relative(root, meta.path)
         found.add(f"{VERSIONS}/{rest.split('/', 1)[0]}")
     return found
@@ -351,10 +349,8 @@ def _remove_legacy_new_versions(db: str) -> None:
         names = os.listdir(db) if os.path.isdir(db) else []
         stale = [os.path.join(db, n) for n in names if n.startswith(_LEGACY_NEW_PREFIX)]
     else:
-        pattern = FileSystems.join(db, f"{_LEGACY_NEW_PREFIX}*", "*")
-        matches = FileSystems.match([pattern])
-        metadata = matches[0].metadata_list if matches else []
-        stale = sorted({posixpath.dirname(meta.path) for meta in metadata})
+        pattern = paths.under(db, f"{_LEGACY_NEW_PREFIX}*/*")
+        stale = sorted({posixpath.dirname(meta.path) for meta in paths.match(pattern)})
     for path in stale:
         _LOG.warning("removing %s, left by a job that did not finish", path)
         io.remove_dir(path)
@@ -362,4 +358,4 @@ def _remove_legacy_new_versions(db: str) -> None:
 
 def _delete(path: str) -> None:
     with contextlib.suppress(OSError):
-        FileSystems.delete([path])
+        paths.delete([path])

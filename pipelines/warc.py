@@ -30,7 +30,6 @@ import apache_beam as beam
 from apache_beam.io.avroio import ReadAllFromAvro
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.io.textio import WriteToText
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 
@@ -41,7 +40,7 @@ from crawllib.errors import ConfigError
 from crawllib.terminal import printable
 from crawllib.warc import FetchRecords, NoRecord
 from crawllib.webpage import WebPage
-from pipelines import io
+from pipelines import io, paths
 from pipelines.options import (
     ArgumentParser,
     JobArgs,
@@ -219,12 +218,12 @@ def execute(job: JobArgs) -> dict[str, int]:
             _ = (
                 pipeline
                 | "ListFetches" >> beam.Create([io.parts_pattern(s) for s in sources])
-                | "ReadFetches" >> ReadAllFromAvro()
+                | "ReadFetches" >> paths.reading_by_name(ReadAllFromAvro())
                 | "WriteWarc"
                 >> WriteWarc(staging, config, now_ms(), job.args.numShards)
-                | "ListFiles" >> WriteToText(listing, shard_name_template="")
+                | "ListFiles" >> io.WriteText(listing, shard_name_template="")
             )
-        written = _publish(io.read_lines(listing), out_dir)
+        written = _publish(io.read_lines(paths.escape(listing)), out_dir)
     finally:
         io.remove_dir(staging)
     values = counters(pipeline.result, NAMESPACE)
@@ -233,16 +232,16 @@ def execute(job: JobArgs) -> dict[str, int]:
     return values
 
 
-def _publish(paths: list[str], out_dir: str) -> dict[str, int]:
+def _publish(files: list[str], out_dir: str) -> dict[str, int]:
     """Move the listed files from staging into ``out_dir``; their sizes by path."""
-    if not paths:
+    if not files:
         return {}
     if io.is_local(out_dir) and not io.dir_exists(out_dir):
         FileSystems.mkdirs(out_dir)
-    targets = [FileSystems.join(out_dir, posixpath.basename(path)) for path in paths]
-    FileSystems.rename(paths, targets)
-    matches = FileSystems.match(targets)
-    return {m.metadata_list[0].path: m.metadata_list[0].size_in_bytes for m in matches}
+    targets = [FileSystems.join(out_dir, posixpath.basename(path)) for path in files]
+    FileSystems.rename(files, targets)
+    found = [paths.match(paths.escape(target), limit=1)[0] for target in targets]
+    return {meta.path: meta.size_in_bytes for meta in found}
 
 
 def parser() -> ArgumentParser:

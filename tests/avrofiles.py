@@ -12,7 +12,7 @@ import fastavro
 def read_pages(directory: Any) -> list[Any]:
     """Every record of the ``*.avro`` files in ``directory``, sorted by URL."""
     records: list[Any] = []
-    for path in sorted(glob.glob(os.path.join(str(directory), "*.avro"))):
+    for path in sorted(glob.glob(os.path.join(glob.escape(str(directory)), "*.avro"))):
         with open(path, "rb") as handle:
             records.extend(fastavro.reader(handle))
     return sorted(
