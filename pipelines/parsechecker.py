@@ -47,12 +47,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     page_parser = PageParser(parse_config)
     try:
         page = _fetch(protocols, url, job.args.followRedirects)
-        print(f"fetching: {page['url']}")
+        print(f"fetching: {printable(page['url'])}")
         code = page["protocolStatus"]["code"] if page["protocolStatus"] else 0
         if page["status"] != CrawlStatus.FETCHED:
             print(f"Fetch failed with protocol status: {protocol_status_label(code)}")
             return 1
-        print(f"parsing: {page['url']}")
+        print(f"parsing: {printable(page['url'])}")
         parsed = page_parser.parse_page(page)
     finally:
         protocols.close()
