@@ -24,6 +24,9 @@ REDIRECT_DISCOVERED = "___rdrdsc__"
 """metadata flag: a redirect target was added to outlinks (2.x)."""
 TRUNCATED = "http.content.truncated"
 """metadata flag ``true``: the content was cut at the content limit (1.x key)."""
+UNDECODED = "http.content.undecoded"
+"""metadata (beamcrawl's): the Content-Encoding codings the content is still
+in, which the fetcher cannot undo (``compress``); the parse step fails it."""
 RESPONSE_TIME = "_rs_"
 """metadata: response time in ms, 4-byte big-endian int (2.x ``_rs_``)."""
 IP_ADDRESS = "_ip_"
@@ -46,7 +49,7 @@ def fetched_page(
     """The page after ``result``: status, times, content, headers, fetch mark."""
     has_content = result.content is not None
     metadata = dict(page["metadata"])
-    for key in (TRUNCATED, FOUND_ZONE_KEY, *WIRE_METADATA):
+    for key in (TRUNCATED, UNDECODED, FOUND_ZONE_KEY, *WIRE_METADATA):
         metadata.pop(key, None)
     if result.http_code or has_content:  # links found here get its zone
         metadata[FOUND_ZONE_KEY] = result.found_zone.label.encode()
@@ -59,6 +62,8 @@ def fetched_page(
             metadata[key] = value
     if result.truncated:
         metadata[TRUNCATED] = b"true"
+    if result.undecoded and has_content:
+        metadata[UNDECODED] = result.undecoded.encode("latin-1", errors="replace")
     if store_response_time and result.http_code:
         metadata[RESPONSE_TIME] = struct.pack(
             ">i", min(result.response_time_ms, 2**31 - 1)
@@ -90,11 +95,10 @@ def fetched_page(
 
 
 def _headers(result: FetchResult) -> dict[str, str | None]:
-    headers: dict[str, str | None] = {}
+    values: dict[str, list[str]] = {}  # joined once: a name may come 10**5 times
     for name, value in result.headers:
-        previous = headers.get(name)
-        headers[name] = value if previous is None else f"{previous}, {value}"
-    return headers
+        values.setdefault(name, []).append(value)
+    return {name: ", ".join(repeats) for name, repeats in values.items()}
 
 
 def media_type(result: FetchResult) -> str:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import enum
 
 from crawllib.config import ParseConfig
-from crawllib.fetched import REDIRECT_DISCOVERED, TRUNCATED
-from crawllib.parse import ParseResult
+from crawllib.fetched import REDIRECT_DISCOVERED, TRUNCATED, UNDECODED
+from crawllib.parse import ParseResult, failed
 from crawllib.parse.dispatch import Parsers
 from crawllib.parse.outlinks import OutlinkFilter
 from crawllib.parse.signature import compute_signature
@@ -67,6 +67,22 @@ def is_truncated(page: WebPage) -> bool:
         return False
 
 
+def undecoded_failure(page: WebPage) -> ParseResult | None:
+    """A failed parse for content still in codings the fetcher could not undo.
+
+    Such content (``Content-Encoding: compress``, an unknown name) is kept as
+    sent; read as text it would give garbage (beamcrawl's, not Nutch's).
+    """
+    codings = page["metadata"].get(UNDECODED)
+    if not codings:
+        return None
+    return failed(
+        ParseMinor.INVALID_FORMAT,
+        f"content in Content-Encoding {codings.decode('latin-1')},"
+        " which the fetcher cannot decode",
+    )
+
+
 class PageParser:
     """ParseUtil.process for records: build once per worker, call per page."""
 
@@ -80,9 +96,14 @@ class PageParser:
         """The page with its parse applied; pages not FETCHED come back as they are."""
         if page["status"] != CrawlStatus.FETCHED:
             return page
-        result = self._parsers.parse(
-            page["url"], page["content"] or b"", page["contentType"], page["headers"]
-        )
+        result = undecoded_failure(page)
+        if result is None:
+            result = self._parsers.parse(
+                page["url"],
+                page["content"] or b"",
+                page["contentType"],
+                page["headers"],
+            )
         status: ParseStatusRecord = {
             "majorCode": int(result.major),
             "minorCode": int(result.minor),

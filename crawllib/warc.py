@@ -12,8 +12,8 @@ them, so that records of many pages concatenate into a valid ``.warc.gz``:
   at the response with ``WARC-Concurrent-To``;
 - for a 304 (NOTMODIFIED) a ``revisit`` record with the
   ``server-not-modified`` profile instead of the response;
-- where the stored body is not the body on the wire (decoded gzip/deflate,
-  de-chunked, cut at the content limit, or not kept), the original
+- where the stored body is not the body on the wire (content codings
+  undone, de-chunked, cut at the content limit, or not kept), the original
   ``Content-Encoding``, ``Transfer-Encoding`` and ``Content-Length``
   headers are kept renamed ``X-Crawler-...`` as Common Crawl does, and
   ``Content-Length`` is the stored payload's;
@@ -43,6 +43,7 @@ from crawllib import __version__
 from crawllib.config.warc import WarcConfig
 from crawllib.fetched import IP_ADDRESS, REQUEST, RESPONSE_HEADERS, TRUNCATED
 from crawllib.protocol.http import request_headers
+from crawllib.protocol.httpbody import content_codings, decodes
 from crawllib.status import ProtocolStatus
 from crawllib.webpage import WebPage
 
@@ -55,7 +56,6 @@ RENAMED_PREFIX = "X-Crawler-"
 """Common Crawl's prefix for headers that no longer describe the payload."""
 RECONSTRUCTED = "X-Beamcrawl-Request"
 """WARC header ``reconstructed`` on a request record not stored at fetch time."""
-_DECODED = frozenset({"gzip", "x-gzip", "deflate"})  # what protocol-http decodes
 
 
 class NoRecord(enum.Enum):
@@ -164,8 +164,8 @@ def payload_headers(
     ``Content-Length`` when it no longer matches; each is kept renamed, and a
     ``Content-Length`` of the payload is added.
     """
-    encoding = _header(headers, "Content-Encoding").lower()
-    decoded = body_kept and encoding in _DECODED
+    encoding = ", ".join(v for n, v in headers if n.lower() == "content-encoding")
+    decoded = body_kept and decodes(content_codings(encoding))
     length = _header(headers, "Content-Length")
     renamed = {"transfer-encoding"}
     if decoded:

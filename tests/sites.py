@@ -8,7 +8,9 @@ from the server's own view. ``site.hold(prefix, until)`` keeps requests
 unanswered until an event, so a test can order events instead of timing them.
 
 :class:`RawSite` is a bare-socket server that sends answers byte for byte
-(header bytes no HTTP library would write, such as raw UTF-8 in Location).
+(header bytes no HTTP library would write, such as raw UTF-8 in Location);
+a :class:`RawBytes` answer is sent with nothing added (interim 1xx
+responses, HTTP/1.0, a body the server never ends).
 
 Paths:
     /ok, /page/<anything>     200 text/html naming the path
@@ -454,6 +456,19 @@ class RawReply:
     body: bytes = b""
 
 
+@dataclass(frozen=True)
+class RawBytes:
+    """An answer sent exactly as ``data``, status line and all, nothing added.
+
+    With ``hang`` the server then keeps the connection open without a word
+    until the client hangs up (or the site stops): a body that ends only at
+    a close that never comes, a server stalled mid-body.
+    """
+
+    data: bytes
+    hang: bool = False
+
+
 _NOT_FOUND = RawReply(b"404 Not Found", (b"Content-Type: text/plain",), b"none")
 
 
@@ -462,11 +477,13 @@ class RawSite:
 
     ``replies`` maps request targets, as bytes on the request line
     (``b"/start"``), to answers; other targets get a 404. One connection at
-    a time, one request per connection. The request targets are logged as
-    they came in :attr:`targets`. Serves in a thread that :meth:`stop` joins.
+    a time (a hanging :class:`RawBytes` answer holds it until the client
+    hangs up), one request per connection. The request targets are logged
+    as they came in :attr:`targets`. Serves in a thread that :meth:`stop`
+    joins.
     """
 
-    def __init__(self, host: str, replies: Mapping[bytes, RawReply]) -> None:
+    def __init__(self, host: str, replies: Mapping[bytes, RawReply | RawBytes]) -> None:
         self._socket = socket.create_server((host, 0))
         self._socket.settimeout(0.05)  # how often the loop looks for stop()
         self.host = host
@@ -520,6 +537,21 @@ class RawSite:
         with self._lock:
             self.targets.append(target)
         reply = self.replies.get(target, _NOT_FOUND)
+        if isinstance(reply, RawBytes):
+            connection.sendall(reply.data)
+            if reply.hang:
+                self._stay_silent(connection)
+            return
         head = [b"HTTP/1.1 " + reply.status, *reply.headers]
         head += [b"Content-Length: %d" % len(reply.body), b"Connection: close"]
         connection.sendall(b"\r\n".join(head) + b"\r\n\r\n" + reply.body)
+
+    def _stay_silent(self, connection: socket.socket) -> None:
+        """Keep the connection open, sending nothing, until the client hangs up."""
+        connection.settimeout(0.05)  # how often to look for stop()
+        while not self._stopping.is_set():
+            try:
+                if not connection.recv(4096):
+                    return  # the client closed its end
+            except TimeoutError:
+                continue

@@ -25,6 +25,10 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "http.robots.unreachable.allow": "false",
     "http.timeout": "10000",
     "http.content.limit": "1048576",
+    # beamcrawl's own: bytes the status lines and headers of a response may
+    # take in all (interim 1xx ones included), in lines of any number and
+    # length; more is an EXCEPTION. Firefox's limit (Chromium's: 256 KiB)
+    "http.max.header.size": "393216",
     "http.useHttp11": "true",
     "http.accept.language": "en-us,en-gb,en;q=0.7,*;q=0.3",
     "http.accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",

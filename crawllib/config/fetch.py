@@ -23,6 +23,8 @@ class HttpConfig:
         timeout_s: ``http.timeout`` (connect and read), in seconds.
         content_limit: ``http.content.limit`` on the decoded body, bytes;
             -1 = none.
+        max_header_size: ``http.max.header.size`` (beamcrawl's): bytes a
+            response's status lines and headers may take in all.
         if_modified_since: ``http.enable.if.modified.since.header``.
         store_response_time: ``http.store.responsetime``.
         store_ip_address: ``store.ip.address`` (beamcrawl: on by default).
@@ -46,6 +48,7 @@ class HttpConfig:
     accept_charset: str = "utf-8,iso-8859-1;q=0.7,*;q=0.7"
     timeout_s: float = 10.0
     content_limit: int = 1_048_576
+    max_header_size: int = 393_216
     if_modified_since: bool = True
     store_response_time: bool = True
     store_ip_address: bool = True
@@ -72,6 +75,9 @@ class HttpConfig:
         timeout_ms = props.get_int("http.timeout")
         if timeout_ms <= 0:
             raise bad_value("http.timeout", str(timeout_ms), "a positive number of ms")
+        header_size = props.get_int("http.max.header.size")
+        if header_size <= 0:
+            raise bad_value("http.max.header.size", str(header_size), "1 or more bytes")
         for header_property in _HEADER_PROPERTIES:
             _check_header_text(props, header_property)
         return cls(
@@ -82,6 +88,7 @@ class HttpConfig:
             accept_charset=props.get_str("http.accept.charset"),
             timeout_s=timeout_ms / 1000,
             content_limit=props.get_int("http.content.limit"),
+            max_header_size=header_size,
             if_modified_since=props.get_bool("http.enable.if.modified.since.header"),
             store_response_time=props.get_bool("http.store.responsetime"),
             store_ip_address=props.get_bool("store.ip.address"),

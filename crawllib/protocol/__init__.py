@@ -27,7 +27,11 @@ class FetchResult:
         content: the (decompressed, possibly truncated) body; None without one.
         content_type: the response's Content-Type (media type and parameters).
         headers: response headers in arrival order, names as sent.
-        truncated: the body was cut at the content limit.
+        truncated: the body is not whole: cut at the content limit, the
+            time limit or a read timeout, or its compressed stream broke.
+        undecoded: the Content-Encoding codings the content is still in,
+            when the fetcher cannot undo them (``compress``, an unknown
+            name): the content is the body as sent; "" otherwise.
         last_modified_ms: the ``Last-Modified`` header as epoch ms; 0 if none.
         response_time_ms: time from request to the end of the body.
         ip_address: the server's address the response came from, when
@@ -49,6 +53,7 @@ class FetchResult:
     content_type: str | None = None
     headers: tuple[tuple[str, str], ...] = ()
     truncated: bool = False
+    undecoded: str = ""
     last_modified_ms: int = 0
     response_time_ms: int = 0
     ip_address: str = ""

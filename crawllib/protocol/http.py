@@ -4,18 +4,28 @@ Mirrors Nutch 1.x ``HttpBase.getProtocolOutput`` and protocol-http's request
 and response handling (reference sections 6.3-6.5):
 
 - Request headers in Nutch's order: ``Accept-Encoding: x-gzip, gzip,
-  deflate``, ``User-Agent``, ``Accept-Language``, ``Accept-Charset``,
-  ``Accept`` (each ``http.accept*`` omitted when empty) and
-  ``If-Modified-Since`` when ``http.enable.if.modified.since.header`` is set
-  and the page has a modified time.
+  deflate, br, zstd`` (Nutch's three, then beamcrawl's two), ``User-Agent``,
+  ``Accept-Language``, ``Accept-Charset``, ``Accept`` (each ``http.accept*``
+  omitted when empty) and ``If-Modified-Since`` when
+  ``http.enable.if.modified.since.header`` is set and the page has a
+  modified time.
+- The response head is read as browsers read it
+  (:mod:`crawllib.protocol.connection`): interim 1xx responses such as
+  ``103 Early Hints`` are passed over, and headers may take
+  ``http.max.header.size`` bytes in all, in any number of lines.
 - Redirects are never followed: a 3xx is MOVED, TEMP_MOVED or NOTMODIFIED
   with the absolute target in ``args[0]``; the fetcher decides what to do.
   Raw bytes in ``Location`` are read as browsers read them
   (:func:`location_text`), where Nutch reads them as ISO-8859-1.
-- The body is read raw and decompressed here, so ``http.content.limit`` caps
-  the *decoded* bytes and a gzip bomb costs no more memory than the limit.
+- The body is read raw and decoded here (:mod:`crawllib.protocol.httpbody`:
+  every coding listed, gzip, deflate, br and zstd), so ``http.content.limit``
+  caps the *decoded* bytes and a bomb costs no more memory than the limit. A
+  body in a coding we cannot undo is kept as sent, with the codings in
+  :attr:`FetchResult.undecoded` (the parse step then fails it).
 - A body is read for at most :attr:`HttpProtocol.time_limit_s` (as
-  protocol-okhttp's ``http.time.limit``); what came by then is kept, truncated.
+  protocol-okhttp's ``http.time.limit``); what came by then is kept,
+  truncated, as is what came before a read timeout (an HTTP/1.0 body whose
+  closing never comes).
 - Failures are EXCEPTION results naming the exception class, never raised.
 
 Connections are pooled (keep-alive), unlike Nutch's ``Connection: close``.
@@ -33,10 +43,10 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 import urllib3
-from requests.adapters import HTTPAdapter
 
 from crawllib.config.fetch import HttpConfig
 from crawllib.protocol import FetchResult
+from crawllib.protocol.connection import CrawlerAdapter
 from crawllib.protocol.httpbody import describe_error, read_body
 from crawllib.status import ProtocolStatus
 from crawllib.urls.javaurl import java_trim
@@ -47,6 +57,8 @@ _LOG = logging.getLogger(__name__)
 POOL_SIZE = 64
 """Connection pools kept (one per host) and connections per pool."""
 
+ACCEPT_ENCODING = "x-gzip, gzip, deflate, br, zstd"
+"""Nutch's three codings, then br and zstd (beamcrawl): all that httpbody undoes."""
 MIN_TIME_LIMIT_S = 30.0
 """The body time limit is ``max(3 x http.timeout, MIN_TIME_LIMIT_S)``."""
 
@@ -88,8 +100,11 @@ class HttpProtocol:
             else max(3 * config.timeout_s, MIN_TIME_LIMIT_S)
         )
         self._headers = request_headers(config)
-        self._adapter = HTTPAdapter(
-            pool_connections=POOL_SIZE, pool_maxsize=POOL_SIZE, max_retries=0
+        self._adapter = CrawlerAdapter(
+            max_head_bytes=config.max_header_size,
+            pool_connections=POOL_SIZE,
+            pool_maxsize=POOL_SIZE,
+            max_retries=0,
         )
         proxy = f"http://{config.proxy_host}:{config.proxy_port}"
         self._proxy = proxy if config.proxy_host else ""
@@ -180,6 +195,7 @@ class HttpProtocol:
             content_type=raw.headers.get("Content-Type"),
             headers=tuple(raw.headers.items()),
             truncated=body.truncated if ok else False,
+            undecoded=body.undecoded if ok else "",
             last_modified_ms=parse_http_date(raw.headers.get("Last-Modified")),
             response_time_ms=self._elapsed_ms(started),
             ip_address=ip_address,
@@ -200,7 +216,7 @@ class HttpProtocol:
 def request_headers(config: HttpConfig) -> dict[str, str]:
     """The headers of every request, in Nutch 1.x protocol-http's order."""
     headers = {
-        "Accept-Encoding": "x-gzip, gzip, deflate",
+        "Accept-Encoding": ACCEPT_ENCODING,
         "User-Agent": config.user_agent,
     }
     for name, value in (

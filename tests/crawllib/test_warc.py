@@ -258,11 +258,31 @@ def test_warcinfo_names_the_file_and_the_agent():
         ([("Content-Length", "5")], 5, True, [("Content-Length", "5")]),
         ([], 5, True, [("Content-Length", "5")]),
         (
-            [("Content-Encoding", "br"), ("Content-Length", "5")],
+            [("Content-Encoding", "compress"), ("Content-Length", "5")],
             5,
             True,
-            [("Content-Encoding", "br"), ("Content-Length", "5")],
+            [("Content-Encoding", "compress"), ("Content-Length", "5")],
         ),  # not decoded: stays
+        (
+            [("Content-Encoding", "gzip"), ("Content-Encoding", "compress")],
+            5,
+            True,
+            [
+                ("Content-Encoding", "gzip"),
+                ("Content-Encoding", "compress"),
+                ("Content-Length", "5"),
+            ],
+        ),  # one coding not undone: none was
+        (
+            [("Content-Encoding", "gzip, br"), ("Content-Length", "3")],
+            9,
+            True,
+            [
+                ("X-Crawler-Content-Encoding", "gzip, br"),
+                ("X-Crawler-Content-Length", "3"),
+                ("Content-Length", "9"),
+            ],
+        ),
         (
             [("content-encoding", "x-gzip"), ("content-length", "3")],
             9,
