@@ -11,13 +11,17 @@ that :class:`~crawllib.protocol.http.HttpProtocol` makes, direct or through
 
 - :class:`CrawlerHTTPConnection`, :class:`CrawlerHTTPSConnection`:
   urllib3's connections, whose responses are CrawlerResponses with the
-  connection's head limit;
+  connection's head limit, and which connect under the address policy when
+  they carry an :class:`~crawllib.protocol.guard.AddressGuard` (the checked
+  address is the one connected; :mod:`crawllib.protocol.guard`);
 - :class:`CrawlerHTTPConnectionPool`, :class:`CrawlerHTTPSConnectionPool`:
   urllib3's pools of those connections;
 - :class:`CrawlerPoolManager`, :class:`CrawlerProxyManager`: urllib3's
   managers with those pools (``pool_classes_by_scheme`` on the instance),
-  giving each new pool the head limit;
-- :class:`CrawlerAdapter`: requests' HTTPAdapter with those managers.
+  giving each new pool the head limit and the guard (a proxy manager's
+  connections go to the operator's proxy: no guard);
+- :class:`CrawlerAdapter`: requests' HTTPAdapter with those managers; one
+  per zone, so that a connection opened for one zone never serves another.
 
 Nothing of http.client, urllib3 or requests is changed: only objects of
 these classes behave differently.
@@ -34,7 +38,14 @@ from typing import Any
 import urllib3.connection
 import urllib3.connectionpool
 from requests.adapters import HTTPAdapter
+from urllib3.exceptions import (
+    ConnectTimeoutError,
+    NameResolutionError,
+    NewConnectionError,
+)
 from urllib3.poolmanager import PoolManager, ProxyManager
+
+from crawllib.protocol.guard import AddressGuard
 
 DEFAULT_MAX_HEAD_BYTES = 393_216
 """``http.max.header.size``: Firefox's limit (384 KiB); Chromium's is 256 KiB."""
@@ -76,6 +87,9 @@ class CrawlerResponse(http.client.HTTPResponse):
         super().__init__(sock, debuglevel, method, url)
         self.max_head_bytes = max_head_bytes
         self._head_left = max_head_bytes
+        self.peer_address = _peer(sock)
+        """The address the response came from: kept, since a connection that
+        closes after the response (``Connection: close``) drops its socket."""
 
     def begin(self) -> None:
         """Read the final response's status line and headers (http.client's begin)."""
@@ -167,21 +181,68 @@ class CrawlerResponse(http.client.HTTPResponse):
         return line
 
 
+def _peer(sock: socket.socket) -> str:
+    try:
+        return str(sock.getpeername()[0])
+    except (OSError, AttributeError, IndexError):  # gone, or no socket at all
+        return ""
+
+
 class CrawlerHTTPConnection(urllib3.connection.HTTPConnection):
     """urllib3's HTTPConnection whose responses are :class:`CrawlerResponse`.
 
     Args:
         max_head_bytes: the head limit of each response (from the pool).
+        address_guard: connect under the address policy (from the pool);
+            None: as urllib3 does (a proxy's connections).
     """
 
     def __init__(
-        self, *args: Any, max_head_bytes: int = DEFAULT_MAX_HEAD_BYTES, **kwargs: Any
+        self,
+        *args: Any,
+        max_head_bytes: int = DEFAULT_MAX_HEAD_BYTES,
+        address_guard: AddressGuard | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         # http.client calls response_class(sock, method=...): a partial does too
         self.response_class = functools.partial(  # type: ignore[assignment]
             CrawlerResponse, max_head_bytes=max_head_bytes
         )
+        self.address_guard = address_guard
+
+    def _new_conn(self) -> socket.socket:
+        """A socket to an address the guard allows, resolved once.
+
+        Errors are urllib3's, as its own ``_new_conn`` raises them; a refusal
+        is :class:`~crawllib.protocol.guard.AddressRefused`, which nothing
+        between here and the protocol catches.
+        """
+        guard = self.address_guard
+        if guard is None:
+            return super()._new_conn()
+        timeout = self.timeout
+        if timeout is not None and not isinstance(timeout, int | float):
+            timeout = socket.getdefaulttimeout()  # urllib3's "default" marker
+        try:
+            return guard.connect(
+                self._dns_host,
+                self.port,
+                timeout,
+                source_address=self.source_address,
+                socket_options=self.socket_options,
+            )
+        except socket.gaierror as exc:
+            raise NameResolutionError(self.host, self, exc) from exc
+        except TimeoutError as exc:
+            raise ConnectTimeoutError(
+                self,
+                f"Connection to {self.host} timed out. (connect timeout={timeout})",
+            ) from exc
+        except OSError as exc:
+            raise NewConnectionError(
+                self, f"Failed to establish a new connection: {exc}"
+            ) from exc
 
 
 class CrawlerHTTPSConnection(CrawlerHTTPConnection, urllib3.connection.HTTPSConnection):
@@ -207,15 +268,21 @@ class CrawlerHTTPSConnectionPool(urllib3.connectionpool.HTTPSConnectionPool):
 class CrawlerPoolManager(PoolManager):
     """urllib3's PoolManager whose pools are the Crawler pools above.
 
-    Each new pool gets ``max_head_bytes`` as a connection argument, after
-    the pool's key is made (the key has a fixed set of fields).
+    Each new pool gets ``max_head_bytes`` and ``address_guard`` as
+    connection arguments, after the pool's key is made (the key has a fixed
+    set of fields).
     """
 
     def __init__(
-        self, *args: Any, max_head_bytes: int = DEFAULT_MAX_HEAD_BYTES, **kwargs: Any
+        self,
+        *args: Any,
+        max_head_bytes: int = DEFAULT_MAX_HEAD_BYTES,
+        address_guard: AddressGuard | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.max_head_bytes = max_head_bytes
+        self.address_guard = address_guard
         self.pool_classes_by_scheme = {
             "http": CrawlerHTTPConnectionPool,
             "https": CrawlerHTTPSConnectionPool,
@@ -232,6 +299,7 @@ class CrawlerPoolManager(PoolManager):
             self.connection_pool_kw if request_context is None else request_context
         )
         context["max_head_bytes"] = self.max_head_bytes
+        context["address_guard"] = self.address_guard
         return super()._new_pool(scheme, host, port, context)
 
 
@@ -246,16 +314,22 @@ class CrawlerAdapter(HTTPAdapter):
 
     Args:
         max_head_bytes: ``http.max.header.size``, the head limit.
+        address_guard: the direct connections' guard (the proxy's have none).
         kwargs: HTTPAdapter's arguments.
     """
 
-    __attrs__ = (*HTTPAdapter.__attrs__, "max_head_bytes")
-    """What pickling keeps: HTTPAdapter's attributes and the head limit."""
+    __attrs__ = (*HTTPAdapter.__attrs__, "max_head_bytes", "address_guard")
+    """What pickling keeps: HTTPAdapter's attributes, the head limit, the guard."""
 
     def __init__(
-        self, *, max_head_bytes: int = DEFAULT_MAX_HEAD_BYTES, **kwargs: Any
+        self,
+        *,
+        max_head_bytes: int = DEFAULT_MAX_HEAD_BYTES,
+        address_guard: AddressGuard | None = None,
+        **kwargs: Any,
     ) -> None:
-        self.max_head_bytes = max_head_bytes  # init_poolmanager needs it
+        self.max_head_bytes = max_head_bytes  # init_poolmanager needs them
+        self.address_guard = address_guard
         super().__init__(**kwargs)
 
     def init_poolmanager(
@@ -273,6 +347,7 @@ class CrawlerAdapter(HTTPAdapter):
             maxsize=maxsize,
             block=block,
             max_head_bytes=self.max_head_bytes,
+            address_guard=self.address_guard,
             **pool_kwargs,
         )
 

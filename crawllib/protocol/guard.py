@@ -6,7 +6,9 @@ URL's zone, and connects to the first address allowed, so no second lookup
 (which a DNS answer with a short TTL could change: DNS rebinding) stands
 between the check and the connection. A host whose addresses are all
 refused raises :class:`AddressRefused`, which the protocol turns into an
-``ADDRESS_DENIED`` result.
+``ADDRESS_DENIED`` result. :class:`AddressGuard` holds what one kind of
+connection needs (a zone, the policy, the resolver); the HTTP protocol's
+connections of a zone carry one (:mod:`crawllib.protocol.connection`).
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from crawllib.protocol.addresses import AddressPolicy
+from crawllib.urls.iphost import IPAddress, ip_of_host
 from crawllib.zone import Zone
 
 AddrInfo = tuple[int, int, int, str, tuple[Any, ...]]
@@ -28,7 +32,8 @@ class AddressRefused(Exception):
     """The address policy refuses every address of a host for this URL's zone."""
 
     def __init__(self, host: str, reason: str) -> None:
-        super().__init__(f"{host}: {reason}")
+        named = not reason.startswith(host.strip("[]"))
+        super().__init__(f"{host}: {reason}" if named else reason)
         self.host = host
         self.reason = reason
 
@@ -61,7 +66,7 @@ def connect(
     refusals: list[str] = []
     error: OSError | None = None
     for family, kind, proto, _name, sockaddr in resolve(host, port):
-        address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
+        address = _address(sockaddr)
         reason = policy.refusal(address, zone)
         if reason is not None:
             refusals.append(reason)
@@ -100,3 +105,84 @@ def _open(
         sock.close()
         raise
     return sock
+
+
+@dataclass(frozen=True, slots=True)
+class AddressGuard:
+    """Connections for URLs of one zone under a policy; see the module docstring.
+
+    Attributes:
+        zone: the zone of the URLs whose connections these are.
+        policy: which addresses each zone may reach.
+        resolve: the resolver (the system's; tests pass their own).
+    """
+
+    zone: Zone
+    policy: AddressPolicy
+    resolve: Resolver = system_resolve
+
+    def connect(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None,
+        source_address: tuple[str, int] | None = None,
+        socket_options: Sequence[tuple[int, int, int | bytes]] | None = None,
+    ) -> socket.socket:
+        """:func:`connect` with this guard's zone, policy and resolver."""
+        return connect(
+            host,
+            port,
+            zone=self.zone,
+            policy=self.policy,
+            timeout=timeout,
+            resolve=self.resolve,
+            source_address=source_address,
+            socket_options=socket_options,
+        )
+
+    def found_zone(self, address: str) -> Zone:
+        """The zone a response from ``address`` gives the links found in it.
+
+        An address allowed only by ``http.address.allow`` counts as private;
+        an unreadable one (a connection already gone) as public.
+        """
+        try:
+            parsed = ipaddress.ip_address(address.split("%", 1)[0])
+        except ValueError:
+            return Zone.PUBLIC
+        return _link_zone(self.policy.address_class(parsed))
+
+    def check_proxied(self, host: str) -> Zone:
+        """Check a host a proxy will connect to, as far as beamcrawl can.
+
+        The proxy resolves names itself (often beamcrawl cannot): so only
+        what the URL spells is checked, an address in any spelling and the
+        refused host names. Returns the zone the response gives its links:
+        the address's class, or public for a name (unknown, so the outermost).
+
+        Raises:
+            AddressRefused: the host is refused for this zone.
+        """
+        reason = self.policy.refuses_host(host)
+        if reason is not None:
+            raise AddressRefused(host, reason)
+        try:
+            address = ip_of_host(host)
+        except ValueError:
+            address = None  # not an address: the proxy will say
+        if address is None:
+            return Zone.PUBLIC
+        reason = self.policy.refusal(address, self.zone)
+        if reason is not None:
+            raise AddressRefused(host, reason)
+        return _link_zone(self.policy.address_class(address))
+
+
+def _link_zone(address_class: Zone | None) -> Zone:
+    """The zone of links found at an address of this class (allowed: private)."""
+    return Zone.PRIVATE if address_class is None else address_class
+
+
+def _address(sockaddr: tuple[Any, ...]) -> IPAddress:
+    return ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])

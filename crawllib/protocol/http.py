@@ -27,6 +27,10 @@ and response handling (reference sections 6.3-6.5):
   truncated, as is what came before a read timeout (an HTTP/1.0 body whose
   closing never comes).
 - Failures are EXCEPTION results naming the exception class, never raised.
+- Every connection is made under the address policy for the URL's zone
+  (:mod:`crawllib.protocol.guard`): a refused one is an ADDRESS_DENIED
+  result, with nothing sent; a response's ``found_zone`` is the class of
+  the address it came from. Connections of one zone never serve another.
 
 Connections are pooled (keep-alive), unlike Nutch's ``Connection: close``.
 """
@@ -47,6 +51,12 @@ import urllib3
 from crawllib.config.fetch import HttpConfig
 from crawllib.protocol import FetchResult
 from crawllib.protocol.connection import CrawlerAdapter
+from crawllib.protocol.guard import (
+    AddressGuard,
+    AddressRefused,
+    Resolver,
+    system_resolve,
+)
 from crawllib.protocol.httpbody import describe_error, read_body
 from crawllib.status import ProtocolStatus
 from crawllib.urls.javaurl import java_trim
@@ -83,6 +93,7 @@ class HttpProtocol:
         time_limit_s: how long reading a response may take in all, from the
             start of the request; default ``max(3 x http.timeout, 30 s)``.
         clock: monotonic seconds, for the time limit and the response time.
+        resolve: host name to addresses (``getaddrinfo``; tests pass their own).
     """
 
     def __init__(
@@ -91,6 +102,7 @@ class HttpProtocol:
         *,
         time_limit_s: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        resolve: Resolver = system_resolve,
     ) -> None:
         self._config = config
         self._clock = clock
@@ -100,17 +112,27 @@ class HttpProtocol:
             else max(3 * config.timeout_s, MIN_TIME_LIMIT_S)
         )
         self._headers = request_headers(config)
-        self._adapter = CrawlerAdapter(
-            max_head_bytes=config.max_header_size,
+        self._guards = {
+            zone: AddressGuard(zone, config.address_policy, resolve) for zone in Zone
+        }
+        self._adapters = {
+            zone: self._adapter(guard) for zone, guard in self._guards.items()
+        }
+        proxy = f"http://{config.proxy_host}:{config.proxy_port}"
+        self._proxy = proxy if config.proxy_host else ""
+        self._no_proxy = frozenset(host.lower() for host in config.proxy_exceptions)
+        self._proxy_adapter = self._adapter(None)
+        if self._proxy:  # made here, not racing in the threads
+            self._proxy_adapter.proxy_manager_for(self._proxy)
+
+    def _adapter(self, guard: AddressGuard | None) -> CrawlerAdapter:
+        return CrawlerAdapter(
+            max_head_bytes=self._config.max_header_size,
+            address_guard=guard,
             pool_connections=POOL_SIZE,
             pool_maxsize=POOL_SIZE,
             max_retries=0,
         )
-        proxy = f"http://{config.proxy_host}:{config.proxy_port}"
-        self._proxy = proxy if config.proxy_host else ""
-        self._no_proxy = frozenset(host.lower() for host in config.proxy_exceptions)
-        if self._proxy:  # made here, not racing in the threads
-            self._adapter.proxy_manager_for(self._proxy)
 
     @property
     def time_limit_s(self) -> float:
@@ -120,7 +142,7 @@ class HttpProtocol:
     def fetch(
         self, url: str, modified_time_ms: int = 0, zone: Zone = OPERATOR
     ) -> FetchResult:
-        """GET ``url`` once; every outcome is a result, none is raised."""
+        """GET ``url`` once, under the address policy for ``zone``; never raises."""
         started = self._clock()
         try:
             scheme = urlsplit(url).scheme.lower()
@@ -130,7 +152,9 @@ class HttpProtocol:
                     ProtocolStatus.PROTO_NOT_FOUND,
                     (f"protocol not found for url={url}",),
                 )
-            response = self._send(url, modified_time_ms)
+            response, found_zone = self._send(url, modified_time_ms, zone)
+        except AddressRefused as refused:
+            return FetchResult(url, ProtocolStatus.ADDRESS_DENIED, (str(refused),))
         except (requests.RequestException, ValueError) as exc:
             # ValueError: URLs or header values requests/http.client refuse
             message = describe_error(exc)
@@ -140,23 +164,36 @@ class HttpProtocol:
                 url, ProtocolStatus.EXCEPTION, (message,), response_time_ms=elapsed_ms
             )
         try:
-            return self._result(url, response, started)
+            return self._result(url, response, started, found_zone)
         finally:
             response.close()  # closes the connection only if the body is unread
 
     def close(self) -> None:
         """Close all pooled connections."""
-        self._adapter.close()
+        for adapter in (*self._adapters.values(), self._proxy_adapter):
+            adapter.close()
 
-    def _send(self, url: str, modified_time_ms: int) -> requests.Response:
+    def _send(
+        self, url: str, modified_time_ms: int, zone: Zone
+    ) -> tuple[requests.Response, Zone | None]:
+        """The response, and the found zone when a proxy connected (else None).
+
+        Raises:
+            AddressRefused: the policy refuses the URL's host for ``zone``.
+        """
         headers = dict(self._headers)
         if self._config.if_modified_since and modified_time_ms > 0:
             headers["If-Modified-Since"] = http_date(modified_time_ms)
         request = requests.Request("GET", url, headers=headers).prepare()
         timeout = (self._config.timeout_s, self._config.timeout_s)
-        return self._adapter.send(
-            request, stream=True, timeout=timeout, proxies=self._proxies(url)
-        )
+        proxies = self._proxies(url)
+        adapter, found_zone = self._adapters[zone], None
+        if proxies:  # the proxy connects: check beamcrawl's own lookup
+            host = urlsplit(url).hostname or ""
+            found_zone = self._guards[zone].check_proxied(host)
+            adapter = self._proxy_adapter
+        response = adapter.send(request, stream=True, timeout=timeout, proxies=proxies)
+        return response, found_zone
 
     def _proxies(self, url: str) -> dict[str, str]:
         if not self._proxy:
@@ -167,7 +204,11 @@ class HttpProtocol:
         return {"http": self._proxy, "https": self._proxy}
 
     def _result(
-        self, url: str, response: requests.Response, started: float
+        self,
+        url: str,
+        response: requests.Response,
+        started: float,
+        found_zone: Zone | None,
     ) -> FetchResult:
         raw: urllib3.BaseHTTPResponse = response.raw
         code = response.status_code
@@ -178,7 +219,9 @@ class HttpProtocol:
             status, args = ProtocolStatus.EXCEPTION, (describe_error(exc),)
         keep = status in _WITH_CONTENT
         config = self._config
-        ip_address = peer_address(raw) if config.store_ip_address else ""
+        peer = peer_address(raw)
+        if found_zone is None:
+            found_zone = self._guards[Zone.PUBLIC].found_zone(peer)
         deadline = started + self._time_limit_s
         limit = self._config.content_limit if keep else _DRAIN_LIMIT
         # not kept: a small body is read so that the connection can be reused
@@ -198,7 +241,8 @@ class HttpProtocol:
             undecoded=body.undecoded if ok else "",
             last_modified_ms=parse_http_date(raw.headers.get("Last-Modified")),
             response_time_ms=self._elapsed_ms(started),
-            ip_address=ip_address,
+            ip_address=peer if config.store_ip_address else "",
+            found_zone=found_zone,
             request_head=(
                 request_head(response.request, self._proxies(url))
                 if config.store_http_request
@@ -232,9 +276,14 @@ def request_headers(config: HttpConfig) -> dict[str, str]:
 def peer_address(raw: urllib3.BaseHTTPResponse) -> str:
     """The IP address of the server (or proxy) a response came from; "" if gone.
 
-    Read before the body: once it is read the connection goes back to the
-    pool (Nutch's ``_ip_``, from the socket's ``getInetAddress``).
+    Nutch's ``_ip_``, from the socket's ``getInetAddress``: a
+    :class:`~crawllib.protocol.connection.CrawlerResponse` noted it when it
+    began; else read before the body, since once it is read the connection
+    goes back to the pool.
     """
+    noted = getattr(getattr(raw, "_original_response", None), "peer_address", "")
+    if noted:
+        return str(noted)
     sock = getattr(raw.connection, "sock", None)
     if sock is None:
         return ""

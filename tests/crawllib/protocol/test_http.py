@@ -15,6 +15,7 @@ import pytest
 from crawllib.config import HttpConfig, load_properties
 from crawllib.protocol.http import HttpProtocol, parse_http_date
 from crawllib.status import ProtocolStatus
+from crawllib.zone import Zone
 from tests.sites import (
     LAST_MODIFIED,
     RawReply,
@@ -656,3 +657,29 @@ def test_proxy_settings_from_properties(proxy):
     protocol.close()
 
     assert result.content == b"proxied http://example.net/y"
+
+
+def test_beamcrawl_through_a_proxy_an_address_the_zone_may_not_reach_is_refused(
+    proxy,
+):
+    port = proxy.server_address[1]
+    protocol = HttpProtocol(_config(proxy_host="127.0.0.2", proxy_port=port))
+
+    refused = protocol.fetch("http://0x7f000001:8080/admin", zone=Zone.PUBLIC)
+    metadata = protocol.fetch("http://metadata.google.internal/x", zone=Zone.LOCAL)
+    named = protocol.fetch("http://origin.invalid/page", zone=Zone.PUBLIC)
+    inside = protocol.fetch("http://10.1.2.3/page", zone=Zone.PRIVATE)
+    protocol.close()
+
+    # the proxy resolves names: only what the URL spells is checked here
+    assert (refused.status, metadata.status) == (S.ADDRESS_DENIED, S.ADDRESS_DENIED)
+    assert refused.args == (
+        "0x7f000001: 127.0.0.1 is a loopback address and the URL was found "
+        "on a public one",
+    )
+    assert (named.status, named.found_zone) == (S.SUCCESS, Zone.PUBLIC)
+    assert (inside.status, inside.found_zone) == (S.SUCCESS, Zone.PRIVATE)
+    assert proxy.seen == [
+        "GET http://origin.invalid/page HTTP/1.1",
+        "GET http://10.1.2.3/page HTTP/1.1",
+    ]
