@@ -19,9 +19,21 @@ user error: the CLI prints the runner's reason in one line and exits 1.
 Per-URL failures are never exceptions: they are data (a status on the record
 and a counter). Bugs raise whatever they raise.
 
-Not an error: :class:`DryRunDone` ends a command whose job was only built
+A store that refuses a write or a read (a full disk, a read-only file
+system, no permission: ``ENOSPC``, ``EROFS``, ``EACCES``, or an object
+store's 403) raises the library's own error wherever it happens, in this
+process or a worker; the CLI names the path in one line and exits 2
+(``pipelines.storefailures``).
+
+Not errors: :class:`DryRunDone` ends a command whose job was only built
 (a Dataflow dry run, ``pipelines.dryrun``); the CLI prints it and exits 0.
+:class:`Interrupted` is SIGINT or SIGTERM (``pipelines.interrupts``); the CLI
+says what stopped in one line and exits 130 or 143.
 """
+
+from __future__ import annotations
+
+import signal
 
 
 class CrawlError(Exception):
@@ -68,3 +80,33 @@ class DryRunDone(Exception):
         super().__init__(message)
         self.job = job
         """The command whose job was built (``inject`` for a crawl's first)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived: the command stops, its ``finally`` blocks clean up.
+
+    A ``KeyboardInterrupt``, so that what handles Ctrl-C handles it, and
+    nothing that catches ``Exception`` swallows it. The arguments are
+    ``(message, signum)``: Beam rebuilds an exception from its arguments
+    with the step's name added to the message.
+    """
+
+    def __init__(self, message: str, signum: int) -> None:
+        super().__init__(message, signum)
+        self.signum = signum
+        """The signal's number (``signal.SIGINT``, ``signal.SIGTERM``)."""
+
+    @classmethod
+    def by(cls, signum: int) -> Interrupted:
+        """The exception for signal ``signum``."""
+        return cls(f"interrupted by {signal.Signals(signum).name}", signum)
+
+    @property
+    def signal_name(self) -> str:
+        """``SIGINT`` or ``SIGTERM``."""
+        return signal.Signals(self.signum).name
+
+    @property
+    def exit_code(self) -> int:
+        """What a shell reports for a command killed by the signal: 128 + signum."""
+        return 128 + self.signum

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -151,8 +152,9 @@ class Fetcher:
                 self._stopped = True
                 self._feeding = False
                 self._wake_all()
-            for worker in workers:
-                worker.join()
+            if not isinstance(sys.exc_info()[1], KeyboardInterrupt):
+                for worker in workers:  # interrupted: they end with the process
+                    worker.join()
         self._report(self._clock() - started, total, final=True)
 
     @property

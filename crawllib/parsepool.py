@@ -36,6 +36,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
+import signal
 import sys
 import threading
 from collections.abc import Iterator
@@ -247,7 +248,29 @@ def shutdown_pool() -> None:
 atexit.register(shutdown_pool)
 
 
+def stop_now() -> None:
+    """Stop the worker processes at once, dropping what they parse (an interrupt).
+
+    :func:`shutdown_pool`, which runs at exit, would wait for each chunk
+    being parsed. They are started again when needed.
+    """
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            return
+        pool, _POOL = _POOL[1], None
+    processes: dict[int, multiprocessing.process.BaseProcess] = (
+        getattr(pool, "_processes", None) or {}
+    )
+    for process in list(processes.values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 def _start_worker() -> None:
+    # Ctrl-C reaches every process of the terminal's group: the parent stops
+    # the workers (stop_now), which would otherwise each print a traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(

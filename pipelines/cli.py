@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from crawllib import __version__
-from crawllib.errors import CrawlError, DryRunDone
+from crawllib.errors import CrawlError, DryRunDone, Interrupted
 from crawllib.terminal import printable
+from pipelines import interrupts, jobstate, storefailures
 
 # Beam and gRPC are imported when a command runs: a parse worker process
 # imports this module again as its __main__ (multiprocessing's spawn), and
@@ -63,17 +64,28 @@ _HANG_UP_MESSAGE = "Failed to read inputs in the data plane"
 class _DropNoise(logging.Filter):
     """Drop Beam's messages that say nothing about the job.
 
-    Those are warnings about Beam's own code, and the traceback an in-process
+    Those are warnings about Beam's own code, the traceback an in-process
     (LOOPBACK) worker logs when the runner hangs up its data channel at the
     end of a job before the worker closed it: a race in Beam, not a failure
-    (a job that really fails says so through its state).
+    (a job that really fails says so through its state), and the traceback
+    Beam logs for a step stopped by a signal or by its storage, which the
+    command's own line reports.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if _HANG_UP_MESSAGE in message and record.exc_info:
-            return not _is_hang_up(record.exc_info[1])
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            if _HANG_UP_MESSAGE in message:
+                return not _is_hang_up(exc)
+            if record.name.startswith("apache_beam") and _reported(exc):
+                return False
         return not any(noise in message for noise in _NOISE)
+
+
+def _reported(exc: BaseException) -> bool:
+    """Whether the command's own line reports ``exc``: an interrupt, a refusal."""
+    return isinstance(exc, KeyboardInterrupt) or storefailures.failure(exc) is not None
 
 
 def _is_hang_up(exc: BaseException | None) -> bool:
@@ -163,7 +175,11 @@ def usage() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; a user error prints one line and exits 2."""
+    """Run one command; a user error prints one line and exits 2.
+
+    SIGINT and SIGTERM stop it with one line and exit 130 and 143, once
+    its jobs cleaned up (``pipelines.interrupts``).
+    """
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help", "help"):
         print(usage())
@@ -173,22 +189,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     setup_logging()
     command, rest = args[0], args[1:]
+    jobstate.begin(command, rest)
+    with interrupts.handled():
+        return _run(command, rest)
+
+
+def _run(command: str, rest: list[str]) -> int:
     try:
         if command not in COMMANDS:
             raise CrawlError(f"unknown command {command!r}; see beamcrawl --help")
-        return _dispatch(command, rest)
+        code = _dispatch(command, rest)
+        signum = interrupts.received()  # raised, and swallowed on its way up
+        if signum is not None:
+            raise Interrupted.by(signum)
+        return code
     except DryRunDone as done:
         print(printable(dry_run_line(command, done)), file=sys.stderr)
         return 0
-    except (CrawlError, RuntimeError) as exc:
+    except Interrupted as stop:
+        return _interrupted(stop.signal_name, stop.exit_code)
+    except KeyboardInterrupt:  # outside the main thread: no handler of ours
+        return _interrupted("SIGINT", 130)
+    except Exception as exc:
         line = error_line(command, exc)
         if line is None:
             raise
         print(printable(line), file=sys.stderr)
-        return 2 if isinstance(exc, CrawlError) else 1
-    except KeyboardInterrupt:
-        print("beamcrawl: interrupted", file=sys.stderr)
-        return 130
+        user = isinstance(exc, CrawlError) or storefailures.failure(exc)
+        return 2 if user else 1
+
+
+def _interrupted(signal_name: str, code: int) -> int:
+    """Stop the parse workers now; one line on what stopped and how to go on."""
+    from crawllib import parsepool
+
+    parsepool.stop_now()
+    line = jobstate.stopped_line(f"interrupted by {signal_name}")
+    print(printable(line), file=sys.stderr)
+    return code
 
 
 def error_line(command: str, exc: BaseException) -> str | None:
@@ -198,6 +236,9 @@ def error_line(command: str, exc: BaseException) -> str | None:
     """
     if isinstance(exc, CrawlError):
         return f"beamcrawl: {exc}"
+    store = storefailures.failure(exc)
+    if store is not None:
+        return store.line()
     if isinstance(exc, RuntimeError):
         from pipelines import runners
 

@@ -34,6 +34,7 @@ from pipelines import (
     generate,
     inject,
     invertlinks,
+    jobstate,
     runners,
     updatedb,
 )
@@ -91,7 +92,8 @@ def _loop(
     """
     args = job.args
     local = side is not None
-    injected = inject.execute(_job(inject.parser(), [crawldb, args.seeds, *shared]))
+    with jobstate.step("the inject step"):
+        injected = inject.execute(_job(inject.parser(), [crawldb, args.seeds, *shared]))
     print(
         f"crawl: injected {injected.get('urls_injected_unique', 0)} urls",
         file=sys.stderr,
@@ -99,7 +101,7 @@ def _loop(
     nothing_due_before_ms = 0  # a round's pipeline found no URL due before this
     for round_number in range(1, args.rounds + 1):
         started = time.monotonic()
-        steps = _Steps()
+        steps = _Steps(round_number)
         if now_ms() < nothing_due_before_ms:
             print(
                 f"crawl: round {round_number}: nothing to fetch, stopping",
@@ -195,17 +197,20 @@ def _summary(
 class _Steps:
     """Runs a round's jobs and keeps their wall and CPU times, for the log.
 
-    CPU is this process's and its finished children's (user + system).
+    CPU is this process's and its finished children's (user + system). Each
+    step is named to ``pipelines.jobstate`` (``round 2's generate``).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, round_number: int) -> None:
         self.seconds: dict[str, tuple[float, float]] = {}
+        self._round = round_number
 
     def run(self, name: str, module: Any, argv: list[str]) -> Any:
         """``module.execute`` on ``argv`` parsed by ``module.parser()``."""
         started, cpu_started = time.monotonic(), _cpu_s()
         try:
-            return module.execute(_job(module.parser(), argv))
+            with jobstate.step(f"round {self._round}'s {name}"):
+                return module.execute(_job(module.parser(), argv))
         finally:
             wall, cpu = self.seconds.get(name, (0.0, 0.0))
             self.seconds[name] = (
@@ -219,7 +224,8 @@ class _Steps:
         """The round's fetch, parse, updatedb and dedup as one pipeline."""
         started, cpu_started = time.monotonic(), _cpu_s()
         try:
-            return crawlround.execute(job, crawldb, segments, threads)
+            with jobstate.step(f"round {self._round}'s fetch+parse+updatedb+dedup"):
+                return crawlround.execute(job, crawldb, segments, threads)
         finally:
             self.seconds["fetch+parse+updatedb+dedup"] = (
                 time.monotonic() - started,

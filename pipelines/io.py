@@ -23,7 +23,7 @@ import secrets
 import tempfile
 import time
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 import apache_beam as beam
 import fastavro.write
@@ -38,7 +38,7 @@ from apache_beam.pvalue import PBegin, PCollection
 from crawllib import avrocheck, avrodeflate, avroencode
 from crawllib.errors import CorruptFileError
 from crawllib.webpage import WebPage, schema
-from pipelines import paths
+from pipelines import interrupts, paths
 
 _LOG = logging.getLogger(__name__)
 avrodeflate.install_block_reader()  # every Avro file read here inflates by ISA-L
@@ -238,11 +238,24 @@ class _DeflateAvroSink(paths.LiteralSink, _FastAvroSink):
         return avroencode.EncodedBlocks(writer, encode)
 
     def write_record(self, blocks: avroencode.EncodedBlocks, value: Any) -> None:
-        blocks.write(value)
+        with _closed_on_failure(cast(Any, blocks.writer).fo):
+            blocks.write(value)
 
     def close(self, blocks: avroencode.EncodedBlocks) -> None:
-        blocks.end_block()
-        super().close(blocks.writer)  # fastavro's flush, then the file closed
+        with _closed_on_failure(cast(Any, blocks.writer).fo):
+            blocks.end_block()
+            super().close(blocks.writer)  # fastavro's flush, then the file closed
+
+
+@contextlib.contextmanager
+def _closed_on_failure(handle: Any) -> Iterator[None]:
+    """The file closed if the block fails (a full disk): Beam leaves it open."""
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(OSError):  # the buffer it cannot write
+            handle.close()
+        raise
 
 
 def parts_pattern(directory: str) -> str:
@@ -268,7 +281,8 @@ def move_parts(source: str, target: str) -> None:
 
 
 def _remove_tree(path: str) -> None:
-    paths.delete_tree(path)
+    with interrupts.deferred():  # a signal meanwhile: once it is gone
+        paths.delete_tree(path)
 
 
 def rename_dir(source: str, target: str) -> None:

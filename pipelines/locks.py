@@ -41,7 +41,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from crawllib.errors import CrawlDbLockedError
-from pipelines import io, paths
+from pipelines import interrupts, io, paths, storefailures
 
 _LOG = logging.getLogger(__name__)
 
@@ -66,19 +66,19 @@ def hold(db: str, force: bool = False, wait_s: float = WAIT_S) -> Iterator[None]
     held = asking.removesuffix(ASK_SUFFIX) + HELD_SUFFIX
     if force:
         _break(db, holders(db))
-    _write(asking)
-    try:
+    try:  # from the first write: whatever stops the job (a signal) releases it
+        _write(asking)
         _wait_alone(db, asking, wait_s)
         _write(held)
-    finally:
         _delete(asking)
-    try:
         yield
     finally:
-        _delete(held)
-        if io.is_local(db):  # no empty directory left behind on local disk
-            with contextlib.suppress(OSError):
-                os.rmdir(FileSystems.join(db, LOCK_DIR))
+        with interrupts.deferred():  # released whole, even if a signal comes
+            _delete(asking)
+            _delete(held)
+            if io.is_local(db):  # no empty directory left behind on local disk
+                with contextlib.suppress(OSError):
+                    os.rmdir(FileSystems.join(db, LOCK_DIR))
 
 
 def holders(db: str) -> list[str]:
@@ -100,7 +100,10 @@ def _owner() -> bytes:
 
 
 def _write(path: str) -> None:
-    with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as f:
+    with (
+        storefailures.naming(path),
+        FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as f,
+    ):
         f.write(_owner())
 
 

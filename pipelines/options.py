@@ -81,13 +81,17 @@ class JobArgs:
         In a Dataflow dry run (``pipelines.dryrun``) it is only built, and
         :class:`~crawllib.errors.DryRunDone` is raised when the block ends,
         so that no step after it runs. A job that fails on Dataflow raises
-        ``runners.JobFailedError`` (one line, as a Flink job's failure).
+        ``runners.JobFailedError`` (one line, as a Flink job's failure). An
+        interrupted command cancels a job it submitted to a cluster.
         """
         try:
             with beam.Pipeline(options=self.pipeline_options()) as pipeline:
                 yield pipeline
         except runners.DATAFLOW_FAILURES as exc:
             raise runners.dataflow_failure(exc) from exc
+        except KeyboardInterrupt:
+            runners.cancel(locals().get("pipeline"))
+            raise
         dryrun.finish(pipeline, self.command or "the command")
 
 

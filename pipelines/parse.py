@@ -45,7 +45,7 @@ from pipelines.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.segments import FETCH, PARSE, install_parts
+from pipelines.segments import FETCH, PARSE, install_parts, staged_part
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "ParserStatus"
@@ -283,7 +283,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         raise CrawlError(f"segment {segment} is not fetched (no {source})")
     target = FileSystems.join(segment, PARSE)
     resume = args.resume and io.has_parts(target)
-    staging = FileSystems.join(segment, f".{PARSE}.tmp")
+    staging = staged_part(segment, PARSE)
     io.remove_dir(staging)
     try:
         with job.pipeline() as pipeline:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import atexit
+import contextlib
 import json
 import os
 import re
@@ -228,6 +229,19 @@ def _not_listening(endpoint: str) -> str | None:
             return None
     except (OSError, ValueError) as exc:
         return str(exc)
+
+
+def cancel(pipeline: object) -> None:
+    """Cancel the job ``pipeline`` submitted to a runner, if it is running there.
+
+    For a command interrupted while it waits for a job on Flink or Dataflow,
+    which would otherwise run on, writing into a version the command
+    removes. A local (DirectRunner) job stops with the command: no result.
+    """
+    result = getattr(pipeline, "result", None)
+    if result is not None:
+        with contextlib.suppress(Exception):  # gone, or done meanwhile
+            result.cancel()
 
 
 class JobFailedError(RuntimeError):

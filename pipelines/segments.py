@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from apache_beam.io.filesystems import FileSystems
 
 from crawllib.errors import ConfigError, CrawlError
-from pipelines import io, paths
+from pipelines import interrupts, io, jobstate, paths
 
 _LOG = logging.getLogger(__name__)
 
@@ -46,11 +46,25 @@ def segment_names(segments_dir: str, time_ms: int, count: int) -> list[str]:
 
 def staging_dir(segments_dir: str, name: str) -> str:
     """Where a job writes segment ``name`` before it is complete."""
-    return FileSystems.join(segments_dir, f".{name}.tmp-{secrets.token_hex(4)}")
+    staging = FileSystems.join(segments_dir, f".{name}.tmp-{secrets.token_hex(4)}")
+    segment = FileSystems.join(segments_dir, name)
+    jobstate.changing(
+        segment,
+        staging,
+        f"no segment was added to {segments_dir}",
+        f"segment {segment} was added",
+    )
+    return staging
 
 
 def install_segment(staging: str, segment: str) -> None:
     """Move a completed staging directory to its segment name."""
+    with interrupts.deferred():  # a signal meanwhile: once it is in place
+        _install_segment(staging, segment)
+        jobstate.published(segment)
+
+
+def _install_segment(staging: str, segment: str) -> None:
     if FileSystems.get_scheme(segment) in (None, "file"):
         os.makedirs(os.path.dirname(os.path.abspath(segment)), exist_ok=True)
         os.rename(staging, segment)
@@ -103,10 +117,27 @@ def staged_parts(segment: str, parts: Sequence[str]) -> dict[str, str]:
             f"segment {segment} is already fetched ({fetched} exists); "
             f"to fetch it again, remove {fetched} and {parsed}"
         )
-    staged = {part: FileSystems.join(segment, f".{part}.tmp") for part in parts}
+    staged = {part: staged_part(segment, part, parts) for part in parts}
     for path in staged.values():
         io.remove_dir(path)
     return staged
+
+
+def staged_part(segment: str, part: str, parts: Sequence[str] = ()) -> str:
+    """The staging directory (``SEGMENT/.<part>.tmp``) of a job writing ``part``.
+
+    ``parts``: all the parts the job writes (default: this one).
+    """
+    written = tuple(parts) or (part,)
+    are, were = ("are", "were") if len(written) > 1 else ("is", "was")
+    names = " and ".join(written)
+    jobstate.changing(
+        segment,
+        FileSystems.join(segment, f".{written[0]}.tmp"),
+        f"{segment}'s {names} {are} unchanged",
+        f"{segment}'s {names} {were} written",
+    )
+    return FileSystems.join(segment, f".{part}.tmp")
 
 
 def install_parts(segment: str, staged: dict[str, str]) -> None:
@@ -116,14 +147,16 @@ def install_parts(segment: str, staged: dict[str, str]) -> None:
     ``SEGMENT/.<part>.old`` and removed last: a job killed meanwhile leaves
     the part whole or missing, never some of its files.
     """
-    for part, path in staged.items():
-        target = FileSystems.join(segment, part)
-        aside = FileSystems.join(segment, f".{part}.old")
-        io.remove_dir(aside)
-        if io.dir_exists(target):
-            io.rename_dir(target, aside)
-        io.rename_dir(path, target)
-        io.remove_dir(aside)
+    with interrupts.deferred():  # a signal meanwhile: once all are in place
+        for part, path in staged.items():
+            target = FileSystems.join(segment, part)
+            aside = FileSystems.join(segment, f".{part}.old")
+            io.remove_dir(aside)
+            if io.dir_exists(target):
+                io.rename_dir(target, aside)
+            io.rename_dir(path, target)
+            io.remove_dir(aside)
+        jobstate.published(segment)
 
 
 def remove_staged(staged: dict[str, str]) -> None:

@@ -5,13 +5,15 @@ waits: invertlinks reads only the segment and the linkdb, which nothing
 else in the loop touches, so it can run in a child process while updatedb,
 dedup and the next round's generate and fetch go on. One side job runs at a
 time (the next waits for the last, as invertlinks must: it updates the
-linkdb); the crawl waits for it before it ends.
+linkdb); the crawl waits for it before it ends. A crawl interrupted by a
+signal passes it on to the side job, which cleans up as the crawl does.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import signal
 import subprocess
 import sys
 import tempfile
@@ -19,6 +21,7 @@ import time
 from collections.abc import Iterator
 from typing import IO
 
+from pipelines import interrupts
 from pipelines.cli import error_line
 
 _LOG = logging.getLogger(__name__)
@@ -70,8 +73,14 @@ class SideJob:
         if self._running is None:
             return
         label, process, output, started = self._running
-        self._running = None
-        code = process.wait()
+        try:
+            code = process.wait()
+        except BaseException:  # interrupted: the side job stops too
+            _stop(process)
+            output.close()
+            raise
+        finally:
+            self._running = None
         self.seconds += time.monotonic() - started
         with output:
             output.seek(0)
@@ -86,9 +95,22 @@ class SideJob:
         """Wait for a running side job; a failure is logged, not raised.
 
         For a crawl that stops on another error: the side job's work is
-        sound and is left to end (a killed one would leave its lock).
+        sound and is left to end (a killed one would leave its lock). A
+        crawl interrupted by a signal passes it on, and waits for the side
+        job to clean up.
         """
+        if self._running is not None and interrupts.received() is not None:
+            _stop(self._running[1])
         try:
             self.wait()
         except SideJobFailed as exc:
-            _LOG.error("%s", exc)
+            _LOG.debug("%s", exc)
+            if interrupts.received() is None:
+                _LOG.error("%s", exc)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Pass this process's signal (SIGTERM if none) on; wait for it to clean up."""
+    if process.poll() is None:
+        process.send_signal(interrupts.received() or signal.SIGTERM)
+    process.wait()

@@ -43,7 +43,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from crawllib.errors import CorruptFileError, CrawlDbMissingError, CrawlError
-from pipelines import io, locks, paths
+from pipelines import interrupts, io, jobstate, locks, paths, storefailures
 
 _LOG = logging.getLogger(__name__)
 
@@ -68,7 +68,9 @@ class Pointer:
 def new_version_dir(db: str) -> str:
     """A fresh ``<db>/versions/<id>`` for a job's new version (not published)."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    return FileSystems.join(db, VERSIONS, f"{stamp}-{secrets.token_hex(4)}")
+    new_dir = FileSystems.join(db, VERSIONS, f"{stamp}-{secrets.token_hex(4)}")
+    jobstate.changing(db, new_dir, f"{db} is unchanged", f"{db} was updated")
+    return new_dir
 
 
 def current_version(db: str) -> str | None:
@@ -164,9 +166,11 @@ def publish(db: str, new_dir: str, keep_backup: bool = True) -> None:
     published = Pointer(
         pointer.seq + 1 if pointer else 1, _relative(db, new_dir), previous
     )
-    _write_pointer(db, published)
-    if legacy is not None and previous is not None:
-        os.rename(legacy, FileSystems.join(db, previous))
+    with interrupts.deferred():  # a signal now: after the version is published
+        _write_pointer(db, published)
+        jobstate.published(db)
+        if legacy is not None and previous is not None:
+            os.rename(legacy, FileSystems.join(db, previous))
     tidy(db, published)
 
 
@@ -185,7 +189,10 @@ def roll_back(db: str) -> str:
     if not io.has_parts(backup):
         raise CrawlDbMissingError(f"{db}: its backup {backup} has no part files")
     published = Pointer(pointer.seq + 1, pointer.previous, pointer.version)
-    _write_pointer(db, published)
+    jobstate.changing(db, backup, f"{db} is unchanged", f"{db} was rolled back")
+    with interrupts.deferred():
+        _write_pointer(db, published)
+        jobstate.published(db)
     tidy(db, published)
     return backup
 
@@ -289,20 +296,29 @@ def _write_pointer(db: str, pointer: Pointer) -> None:
     data = (json.dumps(body, indent=1) + "\n").encode()
     path = FileSystems.join(db, PUBLISHED, f"{pointer.seq:010d}{_POINTER_SUFFIX}")
     if io.is_local(path):
-        _write_local_atomically(path, data)
+        with storefailures.naming(path):
+            _write_local_atomically(path, data)
         return
-    with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as f:
+    with (
+        storefailures.naming(path),
+        FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as f,
+    ):
         f.write(data)  # one new object: it appears whole or not at all
 
 
 def _write_local_atomically(path: str, data: bytes) -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     temp = f"{path}.tmp-{secrets.token_hex(4)}"
-    with open(temp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(temp, path)
+    try:
+        with open(temp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(temp)
+        raise
 
 
 def _finish_local_migration(db: str, pointer: Pointer) -> None:
