@@ -2,7 +2,9 @@
 
 No pipeline runs: one request (robots.txt is not consulted, as in Nutch's
 checker), one parse, a report on stdout for someone debugging a site.
-Exit 1 when the fetch did not succeed.
+Exit 1 when the fetch did not succeed. The URL is the operator's (zone
+``local``); a redirect it follows is in the zone of the address that sent
+it, as in a crawl (:mod:`crawllib.zone`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from crawllib.status import (
 from crawllib.terminal import printable
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, new_page, to_json_value
+from crawllib.zone import OPERATOR
 from pipelines.options import job_parser, parse_job_args
 
 
@@ -51,6 +54,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         code = page["protocolStatus"]["code"] if page["protocolStatus"] else 0
         if page["status"] != CrawlStatus.FETCHED:
             print(f"Fetch failed with protocol status: {protocol_status_label(code)}")
+            if page["protocolStatus"] and page["protocolStatus"]["args"]:
+                print(f"  {printable(page['protocolStatus']['args'][0])}")
             return 1
         print(f"parsing: {printable(page['url'])}")
         parsed = page_parser.parse_page(page)
@@ -63,16 +68,20 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 def _fetch(protocols: Protocols, url: str, follow: bool) -> WebPage:
     page = new_page(url, markers={"_ftcmrk_": "parsechecker"})
+    zone = OPERATOR
     for _ in range(6 if follow else 1):
         protocol = protocols.for_url(page["url"])
         if protocol is None:
             break
-        result = protocol.fetch(page["url"])
+        result = protocol.fetch(page["url"], zone=zone)
         page = fetched_page(page, result, int(time.time() * 1000))
         target = result.redirect_target
         if target is None or not follow:
             break
-        page = new_page(target, markers={"_ftcmrk_": "parsechecker"})
+        page, zone = (
+            new_page(target, markers={"_ftcmrk_": "parsechecker"}),
+            result.found_zone,
+        )
     return page
 
 

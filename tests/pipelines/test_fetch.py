@@ -3,6 +3,7 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from crawllib.config import FetcherConfig, load_properties
 from crawllib.webpage import new_page
+from crawllib.zone import OPERATOR, with_zone
 from pipelines.fetch import Fetch
 from pipelines.options import counters
 
@@ -18,7 +19,8 @@ CONFIG = FetcherConfig.from_properties(
 
 
 def _page(url, partition):
-    return new_page(url, markers={"_gnmrk_": "seg", "_partition_": str(partition)})
+    markers = {"_gnmrk_": "seg", "_partition_": str(partition)}
+    return with_zone(new_page(url, markers=markers), OPERATOR)  # a seed's
 
 
 def test_every_page_comes_out_with_a_status(pipeline, sites):

@@ -24,7 +24,11 @@ def _injected(url, score=1.0, interval=2592000, metadata=None):
         fetchTime=NOW_MS,
         fetchInterval=interval,
         score=score,
-        metadata={**(metadata or {}), "_csh_": struct.pack(">f", score)},
+        metadata={
+            **(metadata or {}),
+            "_zone_": b"local",  # a seed is the operator's
+            "_csh_": struct.pack(">f", score),
+        },
         markers={"_injmrk_": "y", "dist": "0"},
     )
 
@@ -85,8 +89,10 @@ def test_nutch_merge_keeps_existing_state_and_counts(pipeline):
         )
         current = p | "Current" >> beam.Create([fetched, gone, other])
         merged = (injected, current) | MergeIntoCrawlDb(CONFIG)
+        # Nutch's state is kept; the URL becomes the operator's (its zone)
+        seeded = {**fetched, "metadata": {"_zone_": b"local"}}
         assert_that(
-            merged, equal_to([fetched, gone, other, _injected("http://new.com/")])
+            merged, equal_to([seeded, gone, other, _injected("http://new.com/")])
         )
     assert _counters(p.result) == {"urls_merged": 1}
 
