@@ -156,3 +156,33 @@ def test_each_host_is_fetched_politely_by_one_fetcher(pipeline, sites):
     assert len(requests) == 3
     gaps = [b.started - a.ended for a, b in itertools.pairwise(requests)]
     assert min(gaps) >= 0.5
+
+
+def test_beamcrawl_urls_taken_from_the_web_say_so_and_reach_no_loopback(
+    pipeline, sites
+):
+    site = sites("127.0.0.2")
+    public = {"_zone_": "public"}
+    with pipeline as p:
+        pages = (
+            p
+            | beam.Create([site.url("/ok"), (site.url("/page/1"), public)])
+            | FetchUrls(CONFIG)
+        )
+        assert_that(
+            pages
+            | beam.Map(
+                lambda page: (
+                    page["url"],
+                    page["protocolStatus"]["code"],
+                    page["metadata"]["_zone_"],
+                )
+            ),
+            equal_to(
+                [
+                    (site.url("/ok"), 1, b"local"),  # the operator's: SUCCESS
+                    (site.url("/page/1"), 24, b"public"),  # ADDRESS_DENIED
+                ]
+            ),
+        )
+    assert [r.path for r in site.requests_for("/page/")] == []
