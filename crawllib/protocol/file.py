@@ -36,7 +36,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from crawllib.config.fetch import HttpConfig
 from crawllib.protocol import FetchResult
-from crawllib.protocol.http import http_date
+from crawllib.protocol.httpmessage import http_date
 from crawllib.status import ProtocolStatus
 from crawllib.zone import OPERATOR, Zone
 
