@@ -1,10 +1,14 @@
 """Sitemaps: Nutch 1.x ``SitemapProcessor`` and crawler-commons' ``SiteMapParser``.
 
 - :mod:`~crawllib.sitemaps.formats`: sitemap files (XML, index, RSS, Atom,
-  text, gzip) to entries, with the limits and strict mode;
+  text, gzip) to entries: what the bytes are, the limits;
+- :mod:`~crawllib.sitemaps.handlers`: the XML handlers (urlset, index, RSS,
+  Atom), element by element as crawler-commons' SAX handlers;
+- :mod:`~crawllib.sitemaps.entries`: what a sitemap lists (entries, their
+  checks and strict mode, priority and changefreq);
 - :mod:`~crawllib.sitemaps.dates`: ``lastmod`` and ``pubDate`` to epoch ms;
 - :mod:`~crawllib.sitemaps.walker`: fetching them (robots.txt, politeness,
-  redirects, nested indexes);
+  redirects, nested indexes, zones);
 - :mod:`~crawllib.sitemaps.records`: entries to crawldb records and the merge.
 """
 
