@@ -257,6 +257,10 @@ def next_steps(crawl_dir: str) -> list[str]:
         "",
         "Next, try:",
         *(f"  beamcrawl {shlex.join(command)}" for command in commands),
+        "",
+        "Crawling safely: a page on the web never leads beamcrawl to an internal",
+        "address or a local file; file: URLs are off unless protocol-file is in",
+        "plugin.includes (README, 'Crawling safely', says how to turn them on).",
     ]
 
 

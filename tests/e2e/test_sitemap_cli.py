@@ -37,12 +37,16 @@ def hosts():
     other.stop()
 
 
-def _crawldb(tmp_path, main_site, other):
+def _crawldb(tmp_path, main_site, other, zone=b"local"):
+    """A crawldb of two fetched pages; their zone ``local``: injected seeds."""
     crawldb = tmp_path / "crawldb"
+    metadata = {"_zone_": zone}
     existing = [
         new_page(main_site.url + "/docs/a.html", status=int(CrawlStatus.FETCHED),
-                 fetchTime=5, fetchInterval=100, score=3.0, modifiedTime=7),
-        new_page(other.url + "/", status=int(CrawlStatus.FETCHED), fetchTime=5),
+                 fetchTime=5, fetchInterval=100, score=3.0, modifiedTime=7,
+                 metadata=metadata),
+        new_page(other.url + "/", status=int(CrawlStatus.FETCHED), fetchTime=5,
+                 metadata=metadata),
     ]  # fmt: skip
     write_pages(crawldb / "current", existing)
     urls = tmp_path / "sitemaps"
@@ -60,10 +64,12 @@ def _sitemap(capsys, *args):
 
 
 def _new(url, score=0.5, interval=MONTH_S, modified=0):
+    # listed in a sitemap served from loopback: the zone of the links there
     return injected_score(
         new_page(url, status=int(CrawlStatus.UNFETCHED), fetchTime=NOW_MS,
                  fetchInterval=interval, modifiedTime=modified, score=f32(score),
-                 stmPriority=f32(score), markers={"dist": "0"})
+                 stmPriority=f32(score), markers={"dist": "0"},
+                 metadata={"_zone_": b"loopback"})
     )  # fmt: skip
 
 
@@ -92,6 +98,27 @@ def test_nutch_sitemap_adds_new_urls_and_keeps_existing_ones(tmp_path, hosts, ca
             _new(other.url + "/public/p2.html"),
         ],
         key=lambda page: page["url"],
+    )
+
+
+def test_beamcrawl_from_robots_reads_a_host_in_the_zone_of_its_urls(
+    tmp_path, hosts, capsys
+):
+    # URLs found on the public web (zone public) on a loopback host: its
+    # robots.txt and sitemaps are never asked for
+    main_site, other = hosts
+    crawldb, _, existing = _crawldb(tmp_path, main_site, other, zone=b"public")
+    asked = len(other.log)
+
+    code, summary = _sitemap(capsys, crawldb, "--fromRobots")
+
+    assert code == 0
+    assert summary == (
+        "SitemapProcessor: sitemaps_address_denied=2, sitemaps_from_hostname=2"
+    )
+    assert len(other.log) == asked
+    assert read_pages(crawldb / "current") == sorted(
+        existing.values(), key=lambda page: page["url"]
     )
 
 
