@@ -57,7 +57,8 @@ def test_parsechecker_prints_the_escapes_visibly(hostile, capsys):
     assert "anchor: next \\x1b[5m\n" in out
     assert "Content-Type=text/html; charset=utf-8; x=\\x1b[7m " in out
     text = out.split("ParseText\n---------\n", 1)[1]
-    assert text == f"{SHOWN_TITLE}\nlighthouse \\x1b[31mred\\x1b[0m over\nnext \\x1b[5m\n"
+    shown_text = "lighthouse \\x1b[31mred\\x1b[0m over\nnext \\x1b[5m\n"
+    assert text == f"{SHOWN_TITLE}\n{shown_text}"
 
 
 def test_readdb_url_prints_one_line_per_field(crawled, capsys):
@@ -82,7 +83,7 @@ def test_readdb_stats_and_readseg_list_stay_clean(crawled, capsys):
 
 
 def test_search_prints_titles_and_snippets_escaped(crawled, capsys):
-    crawl, url = crawled
+    crawl, _ = crawled
     index = crawl / "index"
     segments = str(crawl / "segments")
     assert main(["index", str(index), str(crawl / "crawldb"), "--dir", segments]) == 0
@@ -95,12 +96,13 @@ def test_search_prints_titles_and_snippets_escaped(crawled, capsys):
     assert "**lighthouse** [31mred[0m over" in out
     assert main(["search", str(index), "lighthouse", "--json"]) == 0
     text = capsys.readouterr().out
-    assert text.isprintable() or text.endswith("\n") and text[:-1].isprintable()
-    assert json.loads(text)["hits"][0]["title"] == "Keepers ]52;c;cHduZWQ=[2J\x9b31m end"
+    assert text.isprintable() or (text.endswith("\n") and text[:-1].isprintable())
+    title = json.loads(text)["hits"][0]["title"]
+    assert title == "Keepers ]52;c;cHduZWQ=[2J\x9b31m end"
 
 
 def test_demo_report_escapes_titles_in_the_rich_table(crawled):
-    crawl, url = crawled
+    crawl, _ = crawled
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

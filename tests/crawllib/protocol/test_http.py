@@ -13,7 +13,8 @@ from urllib.parse import quote
 import pytest
 
 from crawllib.config import HttpConfig, load_properties
-from crawllib.protocol.http import HttpProtocol, parse_http_date
+from crawllib.protocol.http import HttpProtocol
+from crawllib.protocol.httpmessage import parse_http_date
 from crawllib.status import ProtocolStatus
 from crawllib.zone import Zone
 from tests.sites import (

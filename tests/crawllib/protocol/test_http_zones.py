@@ -13,6 +13,7 @@ import pytest
 
 from crawllib.config import HttpConfig
 from crawllib.protocol.addresses import AddressPolicy
+from crawllib.protocol.guard import AddrInfo, Resolver
 from crawllib.protocol.http import HttpProtocol
 from crawllib.status import ProtocolStatus
 from crawllib.zone import OPERATOR, Zone
@@ -22,7 +23,9 @@ S = ProtocolStatus
 LOOPBACK_FROM_PUBLIC = "is a loopback address and the URL was found on a public one"
 
 
-def _protocol(public: tuple[str, ...] = (), resolve=None) -> HttpProtocol:
+def _protocol(
+    public: tuple[str, ...] = (), resolve: Resolver | None = None
+) -> HttpProtocol:
     policy = AddressPolicy.from_lists([], [], public)
     config = HttpConfig(
         user_agent="zonetest/1.0", agent_name="zonetest", address_policy=policy
@@ -111,7 +114,7 @@ class _Resolver:
         self.names = names
         self.lookups: list[str] = []
 
-    def __call__(self, host: str, port: int):
+    def __call__(self, host: str, port: int) -> list[AddrInfo]:
         self.lookups.append(host)
         if host not in self.names:
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
@@ -162,7 +165,7 @@ def test_beamcrawl_a_name_is_judged_by_the_address_it_resolves_to(inside, outsid
 def test_beamcrawl_dns_rebinding_cannot_slip_between_check_and_connect(inside, outside):
     answers = iter([["127.0.0.32"], ["127.0.0.31"]])  # public first, then inside
 
-    def rebinding(host: str, port: int):
+    def rebinding(host: str, port: int) -> list[AddrInfo]:
         return [
             (socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))
             for address in next(answers)

@@ -3,7 +3,7 @@ from crawllib.sitemaps.formats import ChangeFreq, SitemapEntry
 from crawllib.sitemaps.records import Merge, merge, preferred, sitemap_page
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
-from crawllib.zone import Zone, zone_of
+from crawllib.zone import Zone, with_zone, zone_of
 
 PUBLIC = Zone.PUBLIC
 
@@ -100,5 +100,5 @@ def test_beamcrawl_a_url_keeps_the_innermost_zone_it_was_listed_in():
     existing = new_page("u", status=int(CrawlStatus.FETCHED))
     kept, _ = merge(chosen, existing, overwrite=False)
     assert kept == {**existing, "metadata": {"_zone_": b"private"}}
-    inner = {**existing, "metadata": {"_zone_": b"local"}}
+    inner = with_zone(existing, Zone.LOCAL)
     assert merge(chosen, inner, overwrite=False) == (inner, Merge.EXISTING)
