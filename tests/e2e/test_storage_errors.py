@@ -1,9 +1,10 @@
 """A full disk, a read-only file system, a directory not ours: one line, exit 2.
 
 Real conditions, set up and torn down by each test: a 1 MB tmpfs filled up
-(ENOSPC), a read-only remount or bind mount (EROFS), a root-owned 0755
-directory written by ``nobody`` (EACCES; root ignores file modes). Needs
-root, as in CI; without it the tests are skipped. Each time the command
+(ENOSPC), a read-only remount or bind mount (EROFS), a directory whose
+modes forbid writing, written by a command that has no capability to
+override them (EACCES: root without CAP_DAC_OVERRIDE, by ``setpriv``). The
+mounts need root, as in CI; without it those tests are skipped. Each time the command
 prints one line naming the path (Beam's own traceback is not shown), the
 crawldb keeps its records, no lock or half-written version stays behind,
 and the command runs once the cause is gone.
@@ -14,10 +15,8 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -206,25 +205,36 @@ def test_a_read_only_versions_directory_stops_the_job_midway(tmp_path, seeds, ca
 
 
 @pytest.fixture
-def root_owned() -> Iterator[Path]:
-    """A root-owned 0755 directory anyone can read, outside pytest's 0700 tmp."""
-    if os.geteuid() != 0 or shutil.which("setpriv") is None:
-        pytest.skip("running a command as nobody needs root and setpriv")
-    directory = Path(tempfile.mkdtemp(prefix="beamcrawl-eacces-", dir="/tmp"))
-    directory.chmod(0o755)
+def root_owned(tmp_path: Path) -> Iterator[Path]:
+    """A directory of this user's; its modes are set by the test."""
+    directory = tmp_path / "owned"
+    directory.mkdir()
     try:
         yield directory
     finally:
-        shutil.rmtree(directory)
+        for path in [directory, *directory.rglob("*")]:
+            if not path.is_symlink():
+                path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+_FILE_MODE_POWERS = "-dac_override,-dac_read_search"
+"""The capabilities by which root ignores file modes, dropped by setpriv."""
 
 
 def _as_nobody(*argv: str) -> subprocess.CompletedProcess[str]:
+    """Run a command bound by file modes: as root, without the powers to ignore them.
+
+    (Not as ``nobody``: CI's virtual environment is in a directory only its
+    owner may read.)
+    """
     command = [sys.executable, "-m", "pipelines.cli", *argv]
+    if os.geteuid() == 0:
+        command = ["setpriv", f"--bounding-set={_FILE_MODE_POWERS}", *command]
     return subprocess.run(
-        ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", *command],
+        command,
         capture_output=True,
         text=True,
-        env={**os.environ, "HOME": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"},
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
         cwd=Path(__file__).parents[2],
         timeout=600,
         check=False,
@@ -241,7 +251,7 @@ def test_a_directory_this_user_may_not_write_stops_the_job_with_one_line(
     assert main(["inject", str(crawldb), str(seeds)]) == 0
     for path in [crawldb, *crawldb.rglob("*")]:
         if not path.is_symlink():
-            path.chmod(0o755 if path.is_dir() else 0o644)
+            path.chmod(0o555 if path.is_dir() else 0o444)  # readable, not writable
     before = read_pages(crawldb / "current")
 
     done = _as_nobody("inject", str(crawldb), str(seeds))
