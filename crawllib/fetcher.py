@@ -43,7 +43,7 @@ from crawllib.status import ProtocolStatus
 from crawllib.urls.domain import domain_of, host_of
 from crawllib.urls.partition import resolve_ipv4
 from crawllib.webpage import WebPage
-from crawllib.zone import zone_of
+from crawllib.zone import Zone, zone_of
 
 _LOG = logging.getLogger(__name__)
 REPORT_EVERY_S = 5.0
@@ -277,25 +277,24 @@ class Fetcher:
                 item, FetchResult(item.url, ProtocolStatus.PROTO_NOT_FOUND), True
             )
             return
+        zone = zone_of(item.page)
         if self._robots is not None and item.url.startswith(("http:", "https:")):
-            denial = self._robots_denial(item)
+            denial = self._robots_denial(item, zone)
             if denial is not None:
                 if denial.status is not ProtocolStatus.NOTFETCHING:
                     self._finish(item, denial, asap=True)
                 return
-        page = item.page
-        result = protocol.fetch(item.url, page["modifiedTime"], zone_of(page))
+        result = protocol.fetch(item.url, item.page["modifiedTime"], zone)
         refused = result.status is ProtocolStatus.ADDRESS_DENIED
         if refused:  # nothing was sent: the queue need not wait
             _LOG.warning("refused %s: %s", item.url, result.args[0])
         self._finish(item, result, asap=refused)
 
-    def _robots_denial(self, item: FetchItem) -> FetchResult | None:
+    def _robots_denial(self, item: FetchItem, zone: Zone) -> FetchResult | None:
         """None to go ahead; NOTFETCHING when deferred; else the result to write.
 
         That is ROBOTS_DENIED, or EXCEPTION when robots.txt is unreachable.
         """
-        zone = zone_of(item.page)
         verdict = self._robots.rules_for(item.url, zone) if self._robots else None
         if isinstance(verdict, Defer):
             self._defer(item)

@@ -280,23 +280,22 @@ def move_parts(source: str, target: str) -> None:
         FileSystems.rename(found, targets)
 
 
-def _remove_tree(path: str) -> None:
-    with interrupts.deferred():  # a signal meanwhile: once it is gone
-        paths.delete_tree(path)
-
-
 def rename_dir(source: str, target: str) -> None:
     """Move a finished job's output directory to its final name."""
     if is_local(source):
         os.rename(source, target)
     else:
         move_parts(source, target)
-        _remove_tree(source)
+        remove_dir(source)
 
 
 def remove_dir(path: str) -> None:
-    """Delete a directory and everything in it, if it exists."""
-    _remove_tree(path)
+    """Delete a directory and everything in it, if it exists, whole.
+
+    A signal that comes meanwhile is raised once it is gone.
+    """
+    with interrupts.deferred():
+        paths.delete_tree(path)
 
 
 @contextlib.contextmanager

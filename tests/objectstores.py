@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.ports import free_port, wait_for_port
 
 S3_KEY = "testing"
@@ -66,6 +68,43 @@ class Store:
         options = PipelineOptions(list(self.flags))
         gcpauth.honour_no_auth(options)
         FileSystems.set_options(options)
+
+
+def store_in_use(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, scheme: str
+) -> Store:
+    """The ``s3_store`` or ``gcs_store`` fixture's fresh bucket, in use.
+
+    This process's environment and Beam FileSystems point at it (the
+    environment is restored after the test).
+    """
+    store: Store = request.getfixturevalue(
+        "s3_store" if scheme == "s3" else "gcs_store"
+    )
+    for key, value in store.env.items():
+        monkeypatch.setenv(key, value)
+    store.use()
+    return store
+
+
+def run_beamcrawl(
+    store: Store, *args: str, check: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """``beamcrawl ARGS`` in a child process on ``store``; a failure fails the test.
+
+    With ``check=False`` the finished process is returned whatever its exit.
+    """
+    done = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", *args, *store.flags],
+        capture_output=True,
+        text=True,
+        env=store.process_env(),
+        timeout=600,
+        check=False,
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(f"beamcrawl {args[0]} failed: {done.stderr[-3000:]}")
+    return done
 
 
 def _script(name: str) -> str:

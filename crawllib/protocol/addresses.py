@@ -139,6 +139,15 @@ class AddressPolicy:
             return Zone.PRIVATE  # allowed on purpose: its links stay inside
         return found
 
+    def links_zone(self, address: IPAddress) -> Zone:
+        """The zone a response from ``address`` gives the links found in it.
+
+        Its class; an address reached only by ``http.address.allow`` counts
+        as private.
+        """
+        found = self.address_class(address)
+        return Zone.PRIVATE if found is None else found
+
     def refusal(self, address: IPAddress, zone: Zone) -> str | None:
         """Why a URL of ``zone`` may not reach ``address``; None if it may."""
         shown = _shown(address)

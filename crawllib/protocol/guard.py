@@ -141,18 +141,6 @@ class AddressGuard:
             socket_options=socket_options,
         )
 
-    def found_zone(self, address: str) -> Zone:
-        """The zone a response from ``address`` gives the links found in it.
-
-        An address allowed only by ``http.address.allow`` counts as private;
-        an unreadable one (a connection already gone) as public.
-        """
-        try:
-            parsed = ipaddress.ip_address(address.split("%", 1)[0])
-        except ValueError:
-            return Zone.PUBLIC
-        return _link_zone(self.policy.address_class(parsed))
-
     def check_proxied(self, host: str) -> Zone:
         """Check a host a proxy will connect to, as far as beamcrawl can.
 
@@ -176,12 +164,7 @@ class AddressGuard:
         reason = self.policy.refusal(address, self.zone)
         if reason is not None:
             raise AddressRefused(host, reason)
-        return _link_zone(self.policy.address_class(address))
-
-
-def _link_zone(address_class: Zone | None) -> Zone:
-    """The zone of links found at an address of this class (allowed: private)."""
-    return Zone.PRIVATE if address_class is None else address_class
+        return self.policy.links_zone(address)
 
 
 def _address(sockaddr: tuple[Any, ...]) -> IPAddress:

@@ -37,6 +37,7 @@ Connections are pooled (keep-alive), unlike Nutch's ``Connection: close``.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
 from collections.abc import Callable
@@ -47,6 +48,7 @@ import urllib3
 
 from crawllib.config.fetch import HttpConfig
 from crawllib.protocol import FetchResult
+from crawllib.protocol.addresses import AddressPolicy
 from crawllib.protocol.connection import CrawlerAdapter
 from crawllib.protocol.guard import (
     AddressGuard,
@@ -224,7 +226,7 @@ class HttpProtocol:
         config = self._config
         peer = peer_address(raw)
         if found_zone is None:
-            found_zone = self._guards[Zone.PUBLIC].found_zone(peer)
+            found_zone = _links_zone(self._config.address_policy, peer)
         deadline = started + self._time_limit_s
         limit = self._config.content_limit if keep else _DRAIN_LIMIT
         # not kept: a small body is read so that the connection can be reused
@@ -276,24 +278,23 @@ def request_headers(config: HttpConfig) -> dict[str, str]:
     return headers
 
 
+def _links_zone(policy: AddressPolicy, peer: str) -> Zone:
+    """The zone of the links in a response from ``peer`` (public if it is gone)."""
+    try:
+        return policy.links_zone(ipaddress.ip_address(peer.split("%", 1)[0]))
+    except ValueError:
+        return Zone.PUBLIC
+
+
 def peer_address(raw: urllib3.BaseHTTPResponse) -> str:
     """The IP address of the server (or proxy) a response came from; "" if gone.
 
-    Nutch's ``_ip_``, from the socket's ``getInetAddress``: a
-    :class:`~crawllib.protocol.connection.CrawlerResponse` noted it when it
-    began; else read before the body, since once it is read the connection
-    goes back to the pool.
+    Nutch's ``_ip_``, from the socket's ``getInetAddress``, as the
+    :class:`~crawllib.protocol.connection.CrawlerResponse` under every
+    response of ours noted it when it began.
     """
-    noted = getattr(getattr(raw, "_original_response", None), "peer_address", "")
-    if noted:
-        return str(noted)
-    sock = getattr(raw.connection, "sock", None)
-    if sock is None:
-        return ""
-    try:
-        return str(sock.getpeername()[0])
-    except OSError:  # the peer hung up already
-        return ""
+    original = getattr(raw, "_original_response", None)
+    return str(getattr(original, "peer_address", ""))
 
 
 def status_for(

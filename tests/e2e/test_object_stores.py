@@ -24,7 +24,7 @@ from pipelines import io, locks, versions
 from pipelines.demo import DEMO_PROPERTIES, DemoSite
 from tests.avrofiles import read_pages
 from tests.crawlrecords import crawl_records, without_wall_clock
-from tests.objectstores import Store
+from tests.objectstores import Store, run_beamcrawl, store_in_use
 
 pytestmark = pytest.mark.slow
 
@@ -35,29 +35,7 @@ KILL_TRIALS = 3
 @pytest.fixture(params=["s3", "gs"])
 def store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Store:
     """A fresh bucket on S3 and on GCS, this process's FileSystems pointed at it."""
-    chosen: Store = request.getfixturevalue(
-        "s3_store" if request.param == "s3" else "gcs_store"
-    )
-    for key, value in chosen.env.items():
-        monkeypatch.setenv(key, value)
-    chosen.use()
-    return chosen
-
-
-def _beamcrawl(
-    store: Store, *args: str, check: bool = True
-) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "pipelines.cli", *args, *store.flags],
-        capture_output=True,
-        text=True,
-        env=store.process_env(),
-        timeout=600,
-        check=False,
-    )
-    if check and done.returncode != 0:
-        raise AssertionError(f"beamcrawl {args[0]} failed: {done.stderr[-3000:]}")
-    return done
+    return store_in_use(request, monkeypatch, request.param)
 
 
 def _crawl(
@@ -66,7 +44,7 @@ def _crawl(
     seeds = tmp_path / "seeds.txt"
     seeds.write_text(site.url("main") + "/\n")
     crawl_dir = store.url("crawl")
-    _beamcrawl(
+    run_beamcrawl(
         store, "crawl", "--seeds", str(seeds), crawl_dir, str(rounds), *FLAGS, *extra
     )
     return crawl_dir
@@ -135,7 +113,7 @@ def test_the_demo_crawl_on_a_store_writes_what_it_writes_on_local_disk(
     assert len(read_pages(on_store / "crawldb" / "current")) == 14
     # the layout on the store: versions published, no rename-era directories
     crawldb = FileSystems.join(crawl_dir, "crawldb")
-    assert _beamcrawl(store, "readdb", crawldb, "--path").stdout.strip() == (
+    assert run_beamcrawl(store, "readdb", crawldb, "--path").stdout.strip() == (
         versions.current_version(crawldb)
     )
     assert not io.dir_exists(FileSystems.join(crawldb, "current"))
@@ -217,11 +195,11 @@ def test_a_job_killed_while_writing_leaves_the_version_whole_and_reruns(
     assert versions.current_version(db) == version_before
     assert _current_records(db) == before
     if command == "updatedb":
-        _beamcrawl(store, "readdb", crawldb, "--stats")  # readable, whole
-    refused = _beamcrawl(store, *args, check=False)
+        run_beamcrawl(store, "readdb", crawldb, "--stats")  # readable, whole
+    refused = run_beamcrawl(store, *args, check=False)
     assert refused.returncode == 2
     assert "is locked by another job" in refused.stderr.strip().splitlines()[-1]
-    _beamcrawl(store, *args, "--force")
+    run_beamcrawl(store, *args, "--force")
     assert versions.current_version(db) != version_before
     # converged: the rerun wrote what the uninterrupted run wrote
     want = sorted(read_pages(local_db / "current"), key=lambda r: r["url"])
@@ -252,11 +230,11 @@ def test_updatedb_killed_at_random_moments_leaves_before_or_after(
     before = _records_without_clock(_current_records(crawldb))
     args = ["updatedb", crawldb, *segments]
     started = time.monotonic()
-    _beamcrawl(store, *args)
+    run_beamcrawl(store, *args)
     duration_s = time.monotonic() - started
     after = _records_without_clock(_current_records(crawldb))
     assert after != before
-    _beamcrawl(store, "readdb", crawldb, "--rollback")
+    run_beamcrawl(store, "readdb", crawldb, "--rollback")
     seed = secrets.randbits(32)
     rng = random.Random(seed)
     outcomes = []
@@ -272,13 +250,13 @@ def test_updatedb_killed_at_random_moments_leaves_before_or_after(
         state = _records_without_clock(_current_records(crawldb))
         assert state in (before, after), where
         if state == before:
-            _beamcrawl(store, *args, "--force")
+            run_beamcrawl(store, *args, "--force")
             assert _records_without_clock(_current_records(crawldb)) == after, where
         outcomes.append("before" if state == before else "after")
         left = locks.holders(crawldb)  # killed between its publish and release
         assert state == after or not left, where
         assert all(f" pid {process.pid} " in _read(path) for path in left), where
-        _beamcrawl(store, "readdb", crawldb, "--rollback", "--force")
+        run_beamcrawl(store, "readdb", crawldb, "--rollback", "--force")
     with capsys.disabled():
         print(f"\n{store.scheme} updatedb killed at random moments: {outcomes}")
 
@@ -315,4 +293,4 @@ def test_two_jobs_at_once_on_one_crawldb_one_runs_one_is_refused(
     assert after is not None
     assert after.seq == publishes.seq + 1
     assert locks.holders(crawldb) == []
-    _beamcrawl(store, "readdb", crawldb, "--stats")
+    run_beamcrawl(store, "readdb", crawldb, "--stats")

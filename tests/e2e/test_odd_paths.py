@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +23,7 @@ from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES
 from tests.avrofiles import read_pages
 from tests.crawlrecords import crawl_records
-from tests.objectstores import Store
+from tests.objectstores import run_beamcrawl, store_in_use
 
 ODD = "crawl [1]*?é"
 FLAGS = [f"-D{p}" for p in DEMO_PROPERTIES] + ["-Dfetcher.server.delay=0.05"]
@@ -40,13 +38,7 @@ def root(
     """A directory on local disk, or a fresh bucket on S3 or GCS."""
     if request.param == "local":
         return str(tmp_path)
-    store: Store = request.getfixturevalue(
-        "s3_store" if request.param == "s3" else "gcs_store"
-    )
-    for key, value in store.env.items():
-        monkeypatch.setenv(key, value)
-    store.use()
-    return store.root
+    return store_in_use(request, monkeypatch, request.param).root
 
 
 def _write(path: str, data: bytes = b"x") -> None:
@@ -155,41 +147,23 @@ def test_a_whole_crawl_in_an_odd_directory(tmp_path, demo_site, monkeypatch, cap
     assert leftovers == []
 
 
-def _beamcrawl(store: Store, *args: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "pipelines.cli", *args, *store.flags],
-        capture_output=True,
-        text=True,
-        env=store.process_env(),
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["s3", "gs"])
 def test_the_crawl_jobs_on_a_store_under_an_odd_prefix(
     scheme, request, demo_site, tmp_path, monkeypatch
 ):
-    store: Store = request.getfixturevalue(
-        "s3_store" if scheme == "s3" else "gcs_store"
-    )
     seeds = tmp_path / "seeds.txt"
     seeds.write_text(demo_site.url("main") + "/\n")
     local = tmp_path / "local"
     assert main(["crawl", "--seeds", str(seeds), str(local), "2", *FLAGS]) == 0
-    for key, value in store.env.items():  # after main(), which set local options
-        monkeypatch.setenv(key, value)
-    store.use()
+    store = store_in_use(request, monkeypatch, scheme)  # after main()'s local options
     # gcp-storage-emulator writes an object's name unquoted into its
     # mediaLink, so a "?" in it starts the download URL's query: no "?" on GCS
     crawl_dir = store.url(ODD if scheme == "s3" else ODD.replace("?", ""))
     # each job on its own: inject, generate, fetch, parse, updatedb, invertlinks,
     # dedup, every one reading and writing the store under the odd prefix
     argv = ["crawl", "--seeds", str(seeds), crawl_dir, "2", "--separateJobs", *FLAGS]
-    _beamcrawl(store, *argv)
+    run_beamcrawl(store, *argv)
     crawldb = FileSystems.join(crawl_dir, "crawldb")
     current = versions.current_version(crawldb)
     assert current is not None
@@ -200,20 +174,15 @@ def test_the_crawl_jobs_on_a_store_under_an_odd_prefix(
     assert sorted(r["url"] for r in records) == sorted(
         r["url"] for r in read_pages(local / "crawldb" / "current")
     )
-    stats = json.loads(_beamcrawl(store, "readdb", crawldb, "--stats", "--json").stdout)
+    stats = json.loads(
+        run_beamcrawl(store, "readdb", crawldb, "--stats", "--json").stdout
+    )
     assert stats["total"] == len(records)
-    listed = _beamcrawl(store, "readseg", "--dir", f"{crawl_dir}/segments", "--list")
+    listed = run_beamcrawl(store, "readseg", "--dir", f"{crawl_dir}/segments", "--list")
     assert len(listed.stdout.splitlines()) == 3  # the header and two segments
     assert locks.holders(crawldb) == []
     with locks.hold(crawldb):
-        refused = subprocess.run(
-            [sys.executable, "-m", "pipelines.cli", "dedup", crawldb, *store.flags],
-            capture_output=True,
-            text=True,
-            env=store.process_env(),
-            timeout=600,
-            check=False,
-        )
+        refused = run_beamcrawl(store, "dedup", crawldb, check=False)
     assert refused.returncode == 2
     assert "is locked by another job" in refused.stderr
     temporary = [

@@ -18,6 +18,7 @@ from crawllib.errors import (
     CrawlError,
 )
 from pipelines import io, locks, versions
+from tests.objectstores import store_in_use
 
 PART = "part-00000-of-00001.avro"
 
@@ -29,12 +30,7 @@ def root(
     """A directory on each store, with this process's FileSystems pointed at it."""
     if request.param == "local":
         return str(tmp_path)
-    name = "s3_store" if request.param == "s3" else "gcs_store"
-    store = request.getfixturevalue(name)
-    for key, value in store.env.items():
-        monkeypatch.setenv(key, value)
-    store.use()
-    return str(store.url("crawl"))
+    return store_in_use(request, monkeypatch, request.param).url("crawl")
 
 
 def _write(path: str, text: str) -> None:
