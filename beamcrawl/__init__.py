@@ -53,8 +53,11 @@ warning is touched.
 
 from beamcrawl import _quiet  # noqa: F401 - first: before Beam is imported
 from crawllib.config import CrawlConfig, step_config
+from crawllib.db.urlstates import UrlState, url_state
 from crawllib.errors import ConfigError, CrawlError
-from crawllib.linkpolicy import (
+from crawllib.fetch.outcome import PageProcessor, page_error
+from crawllib.status import CrawlStatus, ParseMajor, ProtocolStatus
+from crawllib.urls.linkpolicy import (
     Link,
     LinkKind,
     LinkPolicy,
@@ -62,9 +65,6 @@ from crawllib.linkpolicy import (
     as_link_policy,
     load_link_policy,
 )
-from crawllib.outcome import PageProcessor, page_error
-from crawllib.status import CrawlStatus, ParseMajor, ProtocolStatus
-from crawllib.urlstates import UrlState, url_state
 from crawllib.webpage import WebPage
 from pipelines.dedup import Dedup
 from pipelines.fetch import Fetch
@@ -72,8 +72,11 @@ from pipelines.generate import Generate
 from pipelines.index import IndexPages, WriteIndexFiles
 from pipelines.inject import Inject, MergeIntoCrawlDb, ReadSeeds
 from pipelines.invertlinks import InvertLinks
-from pipelines.io import ReadWebPages, WriteWebPages
-from pipelines.library import (
+from pipelines.parse import Parse, ParseForUpdate
+from pipelines.readdb import CrawlDbStats
+from pipelines.sitemap import ReadSitemaps, Sitemap
+from pipelines.storage.io import ReadWebPages, WriteWebPages
+from pipelines.transforms.library import (
     CrawlRound,
     ReadCrawlDb,
     ReadSegment,
@@ -82,13 +85,10 @@ from pipelines.library import (
     new_crawldb_version,
     search_index,
 )
-from pipelines.oneshot import FetchUrls
-from pipelines.parse import Parse, ParseForUpdate
-from pipelines.processors import ProcessPages
-from pipelines.readdb import CrawlDbStats
-from pipelines.sitemap import ReadSitemaps, Sitemap
+from pipelines.transforms.oneshot import FetchUrls
+from pipelines.transforms.processors import ProcessPages
+from pipelines.transforms.urlstates import UrlStates
 from pipelines.updatedb import UpdateDb
-from pipelines.urlstates import UrlStates
 from pipelines.warc import WarcRecords, WriteWarc
 
 __all__ = [

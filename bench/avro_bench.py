@@ -9,7 +9,7 @@ and as updatedb writes the crawldb (``update_page``: the fetched pages and
 the new pages their links make). For each kind, in the same process,
 old and new alternating, ``--repeat`` rounds:
 
-- encode: ``fastavro.schemaless_writer`` vs ``crawllib.avroencode.encode_webpage``
+- encode: ``fastavro.schemaless_writer`` vs ``crawllib.avro.encode.encode_webpage``
   (every record checked byte for byte first);
 - write: a whole deflate file as ``WriteWebPages`` writes it
   (256 KB blocks at level 1, by ISA-L), by fastavro's ``Writer.write`` vs
@@ -36,14 +36,15 @@ from typing import Any
 import fastavro
 import fastavro.read
 
-from crawllib import avrodeflate, avroencode
+from crawllib.avro import deflate as avrodeflate
+from crawllib.avro import encode as avroencode
 from crawllib.config import ParseConfig, UpdateConfig, load_properties
-from crawllib.fetched import fetched_page
-from crawllib.parsepool import parse_without_content
-from crawllib.parsing import PageParser
-from crawllib.protocol import FetchResult
+from crawllib.db.updatedb import links_from, update_page
+from crawllib.fetch.protocol import FetchResult
+from crawllib.fetch.records import fetched_page
+from crawllib.parse.parse import PageParser
+from crawllib.parse.pool import parse_without_content
 from crawllib.status import CrawlStatus, ProtocolStatus
-from crawllib.update import links_from, update_page
 from crawllib.webpage import new_page, schema
 
 NOW_MS = 1_700_000_000_000

@@ -10,7 +10,7 @@ sides fetch the same URLs with the same number of threads, in the same run:
 - beamcrawl: ``beamcrawl fetch`` of one segment (one fetch list, so one
   fetcher), fetcher.server.delay 0, one connection per host, robots.txt
   checked (404 here), results written as Avro;
-- the same fetcher without Beam (``crawllib.fetcher.Fetcher``);
+- the same fetcher without Beam (``crawllib.fetch.fetch.Fetcher``);
 - a tight loop of ``requests.Session.get`` calls, one session per thread,
   no politeness, no robots.txt, nothing written.
 
@@ -36,11 +36,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import requests
 
 from crawllib.config import FetcherConfig, load_properties
-from crawllib.fetcher import Fetcher
-from crawllib.protocol.registry import Protocols
-from crawllib.protocol.robots import RobotsCache
+from crawllib.fetch.fetch import Fetcher
+from crawllib.fetch.protocol.registry import Protocols
+from crawllib.fetch.protocol.robots import RobotsCache
+from crawllib.urls.zone import OPERATOR, with_zone
 from crawllib.webpage import new_page
-from crawllib.zone import OPERATOR, with_zone
 from pipelines import fetch, generate, inject
 
 PAGE = (

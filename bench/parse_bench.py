@@ -11,7 +11,7 @@ measurements on the same pages in the same run:
   ParserJob rules, parse, outlinks normalized and filtered, signature, write
   Avro), as a user runs it: its wall time includes starting Python, Beam
   and the parse worker processes;
-- the same parse without Beam (``crawllib.parsing.PageParser.parse_page``),
+- the same parse without Beam (``crawllib.parse.parse.PageParser.parse_page``),
   with ``parser.timeout`` on a helper thread as in a job's own process, and
   as a parse worker process runs it (the timeout by alarm);
 - a tight loop of ``lxml.html.fromstring`` + ``make_links_absolute`` +
@@ -37,7 +37,7 @@ import fastavro
 import lxml.html
 
 from crawllib.config import ParseConfig, load_properties
-from crawllib.parsing import PageParser
+from crawllib.parse.parse import PageParser
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page, schema
 

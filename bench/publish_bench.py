@@ -4,7 +4,7 @@ A crawldb of ``--records`` WebPage records in ``--shards`` part files is
 written to each store; then, ``--repeat`` times each, a new version of the
 same files is installed two ways and timed:
 
-- **publish** (beamcrawl now, ``pipelines.versions.publish``): write the
+- **publish** (beamcrawl now, ``pipelines.storage.versions.publish``): write the
   next ``published/<seq>.json`` and delete the version two back;
 - **rename install** (beamcrawl before, Nutch's ``CrawlDb.install``): rename
   ``current`` to ``old`` and the new version to ``current``, which on an
@@ -38,7 +38,8 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions
 
 from crawllib.webpage import new_page, schema
-from pipelines import beamspeed, gcpauth, io, versions
+from pipelines.runtime import beamspeed, gcpauth
+from pipelines.storage import io, versions
 from tests.objectstores import start_server
 
 

@@ -23,11 +23,11 @@ A store that refuses a write or a read (a full disk, a read-only file
 system, no permission: ``ENOSPC``, ``EROFS``, ``EACCES``, or an object
 store's 403) raises the library's own error wherever it happens, in this
 process or a worker; the CLI names the path in one line and exits 2
-(``pipelines.storefailures``).
+(``pipelines.storage.failures``).
 
 Not errors: :class:`DryRunDone` ends a command whose job was only built
-(a Dataflow dry run, ``pipelines.dryrun``); the CLI prints it and exits 0.
-:class:`Interrupted` is SIGINT or SIGTERM (``pipelines.interrupts``); the CLI
+(a Dataflow dry run, ``pipelines.runtime.dryrun``); the CLI prints it and exits 0.
+:class:`Interrupted` is SIGINT or SIGTERM (``pipelines.runtime.interrupts``); the CLI
 says what stopped in one line and exits 130 or 143.
 """
 

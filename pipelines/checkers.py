@@ -15,7 +15,7 @@ from typing import TextIO
 from crawllib.config import UrlConfig
 from crawllib.urls.filter import UrlFilters
 from crawllib.urls.normalize import UrlNormalizers
-from pipelines.options import job_parser, parse_job_args
+from pipelines.runtime.options import job_parser, parse_job_args
 
 
 def run(

@@ -4,7 +4,7 @@
 user error (bad option, missing or locked crawldb, bad property, no Flink
 cluster) prints one line on stderr and exits 2, without a traceback; a job
 that fails on its runner prints the runner's reason and exits 1. A Dataflow
-dry run (``pipelines.dryrun``) prints one line and exits 0.
+dry run (``pipelines.runtime.dryrun``) prints one line and exits 0.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from typing import Any
 from crawllib import __version__
 from crawllib.errors import CrawlError, DryRunDone, Interrupted
 from crawllib.terminal import printable
-from pipelines import interrupts, jobstate, storefailures
+from pipelines.runtime import interrupts, jobstate
+from pipelines.storage import failures as storefailures
 
 # Beam and gRPC are imported when a command runs: a parse worker process
 # imports this module again as its __main__ (multiprocessing's spawn), and
@@ -178,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; a user error prints one line and exits 2.
 
     SIGINT and SIGTERM stop it with one line and exit 130 and 143, once
-    its jobs cleaned up (``pipelines.interrupts``).
+    its jobs cleaned up (``pipelines.runtime.interrupts``).
     """
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help", "help"):
@@ -221,7 +222,7 @@ def _run(command: str, rest: list[str]) -> int:
 
 def _interrupted(signal_name: str, code: int) -> int:
     """Stop the parse workers now; one line on what stopped and how to go on."""
-    from crawllib import parsepool
+    from crawllib.parse import pool as parsepool
 
     parsepool.stop_now()
     line = jobstate.stopped_line(f"interrupted by {signal_name}")
@@ -240,7 +241,7 @@ def error_line(command: str, exc: BaseException) -> str | None:
     if store is not None:
         return store.line()
     if isinstance(exc, RuntimeError):
-        from pipelines import runners
+        from pipelines.runtime import runners
 
         reason = runners.failed_job_reason(exc)
         if reason is not None:
@@ -263,7 +264,7 @@ def _dispatch(command: str, args: list[str]) -> int:
     module_name = COMMANDS[command][0]
     workers = parse_workers_to_start(command, args)
     if workers:
-        from crawllib import parsepool
+        from crawllib.parse import pool as parsepool
 
         parsepool.prestart(workers)  # they start while Beam is imported below
     try:

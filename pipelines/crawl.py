@@ -9,8 +9,8 @@ any runner. One summary line per round.
 
 On a local runner the crawl uses both cores and fewer pipelines: each
 round's fetch, parse, updatedb and dedup run as one pipeline
-(``pipelines.crawlround``; ``--separateJobs`` turns that off), and
-invertlinks runs in a child process beside the loop (``pipelines.sidejob``),
+(``pipelines.transforms.crawlround``; ``--separateJobs`` turns that off), and
+invertlinks runs in a child process beside the loop (``pipelines.runtime.sidejob``),
 but for the last round's, which has nothing to run beside.
 """
 
@@ -27,19 +27,10 @@ from apache_beam.io.filesystems import FileSystems
 
 from crawllib.config import FetcherConfig, ParseConfig
 from crawllib.errors import ConfigError
-from pipelines import (
-    crawlround,
-    dedup,
-    fetch,
-    generate,
-    inject,
-    invertlinks,
-    jobstate,
-    runners,
-    updatedb,
-)
-from pipelines.arguments import add_link_policy_argument
-from pipelines.options import (
+from pipelines import dedup, fetch, generate, inject, invertlinks, updatedb
+from pipelines.runtime import jobstate, runners
+from pipelines.runtime.arguments import add_link_policy_argument
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     describe,
@@ -47,7 +38,8 @@ from pipelines.options import (
     now_ms,
     parse_job_args,
 )
-from pipelines.sidejob import SideJob, SideJobFailed, side_job_errors
+from pipelines.runtime.sidejob import SideJob, SideJobFailed, side_job_errors
+from pipelines.transforms import crawlround
 
 _LOG = logging.getLogger(__name__)
 
@@ -198,7 +190,7 @@ class _Steps:
     """Runs a round's jobs and keeps their wall and CPU times, for the log.
 
     CPU is this process's and its finished children's (user + system). Each
-    step is named to ``pipelines.jobstate`` (``round 2's generate``).
+    step is named to ``pipelines.runtime.jobstate`` (``round 2's generate``).
     """
 
     def __init__(self, round_number: int) -> None:

@@ -3,7 +3,7 @@
 :class:`Dedup` keys the pages that take part by their group (signature,
 plus host or domain with ``--group``), shuffles only light ``(url, score,
 fetchTime)`` tuples to choose the duplicates of each group
-(:func:`crawllib.dedup.duplicates`), then joins the duplicate URLs back
+(:func:`crawllib.db.dedup.duplicates`), then joins the duplicate URLs back
 with those pages to mark them. Pages that do not take part never go
 through a shuffle. The job writes a new crawldb version and installs it
 under the crawldb lock.
@@ -20,19 +20,19 @@ from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 
-from crawllib import dedup
 from crawllib.config import CrawlConfig, UpdateConfig, step_config
-from crawllib.dedup import DEFAULT_COMPARE_ORDER, DedupConfig, Entry
+from crawllib.db import dedup
+from crawllib.db.dedup import DEFAULT_COMPARE_ORDER, DedupConfig, Entry
 from crawllib.status import CrawlStatus
 from crawllib.webpage import WebPage
-from pipelines import io, versions
-from pipelines.options import (
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     counters,
     job_parser,
     parse_job_args,
 )
+from pipelines.storage import io, versions
 
 NAMESPACE = "Dedup"
 MARKED = "documents_marked_duplicate"
@@ -43,7 +43,7 @@ _CANDIDATES = "candidates"
 class Dedup(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
     """Crawldb pages to the same pages, duplicates with status DUPLICATE (7).
 
-    One page per group survives (see :mod:`crawllib.dedup` for how it is
+    One page per group survives (see :mod:`crawllib.db.dedup` for how it is
     chosen, and why beamcrawl, unlike Nutch, never leaves a full tie
     unmarked). Counter, namespace ``Dedup``: ``documents_marked_duplicate``
     (Nutch's ``DeduplicationJobStatus`` / "Documents marked as duplicate").

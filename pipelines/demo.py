@@ -37,10 +37,12 @@ from crawllib.errors import ConfigError
 from crawllib.status import CrawlStatus, crawl_status_label
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage
-from pipelines import crawl, io, readdb, runners, versions
-from pipelines.arguments import add_link_policy_argument
-from pipelines.options import job_parser, parse_job_args
-from pipelines.segments import list_segments
+from pipelines import crawl, readdb
+from pipelines.runtime import runners
+from pipelines.runtime.arguments import add_link_policy_argument
+from pipelines.runtime.options import job_parser, parse_job_args
+from pipelines.storage import io, versions
+from pipelines.storage.segments import list_segments
 
 REDIRECTS = {"/old-news.html": "/about.html"}
 """Paths that answer 301 (the others are files, or 404)."""

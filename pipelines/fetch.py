@@ -2,7 +2,7 @@
 
 :class:`Fetch` groups the fetch list by its partition, so one partition is
 one fetcher (as Nutch maps a fetch list to a fetcher task); each fetcher runs
-:class:`~crawllib.fetcher.Fetcher`'s polite queues and worker threads and
+:class:`~crawllib.fetch.fetch.Fetcher`'s polite queues and worker threads and
 yields pages as they complete. The segment's ``fetch/`` part is written
 beside it and renamed into place when the job succeeded; with ``--parse``
 (``fetcher.parse``) the fetched pages are parsed in the same pipeline and
@@ -22,16 +22,19 @@ from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 
 from crawllib.config import CrawlConfig, FetcherConfig, step_config
+from crawllib.db.generate import PARTITION_MARKER
 from crawllib.errors import CrawlError
-from crawllib.fetcher import Fetcher
-from crawllib.protocol.registry import Protocols
-from crawllib.protocol.robots import RobotsCache
-from crawllib.selection import PARTITION_MARKER
+from crawllib.fetch.fetch import Fetcher
+from crawllib.fetch.protocol.registry import Protocols
+from crawllib.fetch.protocol.robots import RobotsCache
 from crawllib.status import protocol_status_label
 from crawllib.webpage import WebPage
-from pipelines import io, parse, progress
-from pipelines.arguments import add_link_policy_argument
-from pipelines.options import (
+from pipelines import parse
+from pipelines.parse import NAMESPACE as PARSE_NAMESPACE
+from pipelines.parse import Parse
+from pipelines.runtime import progress
+from pipelines.runtime.arguments import add_link_policy_argument
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     counters,
@@ -39,9 +42,8 @@ from pipelines.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.parse import NAMESPACE as PARSE_NAMESPACE
-from pipelines.parse import Parse
-from pipelines.segments import (
+from pipelines.storage import io
+from pipelines.storage.segments import (
     FETCH,
     GENERATE,
     PARSE,
@@ -65,7 +67,7 @@ class Fetch(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
     ``robots_defer_visits_dropped``, ``dns_lookup_failed``).
 
     Progress: on the ``fetch`` line of the process's board
-    (``pipelines.progress``) when it is live, else in the fetcher's log lines.
+    (``pipelines.runtime.progress``) when it is live, else in the fetcher's log lines.
     """
 
     def __init__(self, config: FetcherConfig | CrawlConfig) -> None:

@@ -23,7 +23,7 @@ from apache_beam.pvalue import AsDict, PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import CrawlConfig, GenerateConfig, step_config
-from crawllib.selection import (
+from crawllib.db.generate import (
     Selector,
     Skip,
     generated_page,
@@ -33,8 +33,8 @@ from crawllib.selection import (
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.urls.partition import UrlPartitioner
 from crawllib.webpage import WebPage
-from pipelines import io, progress, versions
-from pipelines.options import (
+from pipelines.runtime import progress
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     clock_ms,
@@ -44,8 +44,20 @@ from pipelines.options import (
     now_ms,
     parse_job_args,
 )
-from pipelines.ranking import NAMESPACE, STARVED, Candidate, RankCandidates, rank_window
-from pipelines.segments import GENERATE, install_segment, segment_names, staging_dir
+from pipelines.storage import io, versions
+from pipelines.storage.segments import (
+    GENERATE,
+    install_segment,
+    segment_names,
+    staging_dir,
+)
+from pipelines.transforms.ranking import (
+    NAMESPACE,
+    STARVED,
+    Candidate,
+    RankCandidates,
+    rank_window,
+)
 
 _LOG = logging.getLogger(__name__)
 SEGMENT_NAMESPACE = "GeneratorSegments"
@@ -67,7 +79,7 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
     is made; ``generate_time_ms`` to ``cur_time_ms``; ``batch_ids`` to
     segment names (``yyyyMMddHHmmss``) from ``generate_time_ms``.
 
-    Counters, namespace ``Generator``: one per :class:`~crawllib.selection.Skip`
+    Counters, namespace ``Generator``: one per :class:`~crawllib.db.generate.Skip`
     reason (``URL_FILTERS_REJECTED``, ``SCHEDULE_REJECTED``, ``WAIT_FOR_UPDATE``
     ...), ``URLS_SKIPPED_PER_HOST_OVERFLOW``,
     ``HOSTS_AFFECTED_PER_HOST_OVERFLOW`` (every URL over its host's limit,

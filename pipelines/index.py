@@ -2,11 +2,11 @@
 
 :class:`IndexPages` joins the crawldb, the segments' parsed pages and the
 linkdb by URL and decides, per URL, an add or a delete
-(:mod:`crawllib.indexing`). Where they go depends on ``--format``:
+(:mod:`crawllib.index.index`). Where they go depends on ``--format``:
 
 - ``tantivy`` (default): an embedded index in the local directory
   INDEX_DIR. The pipeline writes the actions to a scratch directory and the
-  launcher applies them in one tantivy writer (:mod:`crawllib.searchindex`):
+  launcher applies them in one tantivy writer (:mod:`crawllib.index.search`):
   a URL indexed again replaces its document.
 - ``solr``: :class:`WriteIndexFiles` writes Solr JSON update files
   ``INDEX_DIR/part-SSSSS-of-NNNNN.json``, to post to ``/update``.
@@ -32,14 +32,16 @@ from apache_beam.options.pipeline_options import GoogleCloudOptions
 from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
 
-from crawllib import indexformats, indexing, searchindex
 from crawllib.config import CrawlConfig, IndexConfig, step_config
 from crawllib.errors import ConfigError, CrawlDbMissingError, CrawlError
-from crawllib.indexing import IndexDocument, Outcome
+from crawllib.index import formats as indexformats
+from crawllib.index import index as indexing
+from crawllib.index import search as searchindex
+from crawllib.index.index import IndexDocument, Outcome
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage
-from pipelines import io, paths, progress, versions
-from pipelines.options import (
+from pipelines.runtime import progress
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     add_segment_arguments,
@@ -48,7 +50,8 @@ from pipelines.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.segments import PARSE, part_dirs
+from pipelines.storage import io, paths, versions
+from pipelines.storage.segments import PARSE, part_dirs
 
 NAMESPACE = "IndexerStatus"
 TANTIVY, SOLR, ELASTICSEARCH = "tantivy", "solr", "elasticsearch"
@@ -68,7 +71,7 @@ class IndexPages(beam.PTransform[Inputs, PCollection[Action]]):
 
     The three are joined by URL; a URL's latest fetch in the segments wins.
     Counters, namespace ``IndexerStatus``, one per
-    :class:`~crawllib.indexing.Outcome`: ``indexed (add/update)``,
+    :class:`~crawllib.index.index.Outcome`: ``indexed (add/update)``,
     ``deleted (gone)``, ``deleted (redirects)``, ``deleted (duplicates)``,
     ``deleted (robots=noindex)``, ``skipped (...)``.
     """
@@ -130,7 +133,7 @@ class WriteIndexFiles(beam.PTransform[PCollection[Action], PCollection[str]]):
 
     ``fmt`` ``solr``: Solr JSON update files (each one JSON object of
     commands, ending with a commit); ``elasticsearch``: bulk NDJSON naming
-    ``index``; ``tantivy``: the staging lines :mod:`crawllib.searchindex`
+    ``index``; ``tantivy``: the staging lines :mod:`crawllib.index.search`
     applies.
     """
 

@@ -22,13 +22,12 @@ from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PBegin, PCollection
 from apache_beam.runners.runner import PipelineResult
 
-from crawllib import seeds
 from crawllib.config import CrawlConfig, InjectConfig, step_config
+from crawllib.db import inject as seeds
 from crawllib.errors import SeedError
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.webpage import WebPage, latest
-from pipelines import io, paths, versions
-from pipelines.options import (
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     clock_ms,
@@ -38,6 +37,7 @@ from pipelines.options import (
     now_ms,
     parse_job_args,
 )
+from pipelines.storage import io, paths, versions
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "injector"

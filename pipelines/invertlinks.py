@@ -1,7 +1,7 @@
 """``beamcrawl invertlinks LINKDB (SEGMENT... | --dir SEGMENTS)``: the 1.x LinkDb.
 
 :class:`InvertLinks` turns the outlinks of the segments' parsed pages into
-inlinks of their targets (:mod:`crawllib.linkdb`), unites them with the
+inlinks of their targets (:mod:`crawllib.db.invertlinks`), unites them with the
 existing linkdb's and writes one WebPage per target: ``url`` the target,
 ``inlinks`` source URL -> anchor. The linkdb is a directory like a
 crawldb::
@@ -27,12 +27,11 @@ from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
 
-from crawllib import linkdb
 from crawllib.config import CrawlConfig, LinkDbConfig, step_config
-from crawllib.linkdb import Inlink, InlinkSet, LinkInverter, LinkSkip
+from crawllib.db import invertlinks as linkdb
+from crawllib.db.invertlinks import Inlink, InlinkSet, LinkInverter, LinkSkip
 from crawllib.webpage import WebPage
-from pipelines import io, paths, versions
-from pipelines.options import (
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     add_segment_arguments,
@@ -41,7 +40,8 @@ from pipelines.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.segments import PARSE, part_dirs
+from pipelines.storage import io, paths, versions
+from pipelines.storage.segments import PARSE, part_dirs
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "LinkDb"
@@ -55,11 +55,11 @@ class InvertLinks(beam.PTransform[Inputs, PCollection[WebPage]]):
     """Parsed pages, or ``(parsed pages, current linkdb)``, to linkdb records.
 
     Only pages parsed successfully give links
-    (:func:`~crawllib.linkdb.is_link_source`). A target keeps at most
+    (:func:`~crawllib.db.invertlinks.is_link_source`). A target keeps at most
     ``linkdb.max.inlinks`` inlinks; one left with none is not written.
 
     Counters, namespace ``LinkDb``: ``inlinks_inverted`` (new inlinks out
-    of the segments), one per :class:`~crawllib.linkdb.LinkSkip`
+    of the segments), one per :class:`~crawllib.db.invertlinks.LinkSkip`
     (``sources_rejected``, ``internal_links_ignored``,
     ``external_links_ignored``, ``targets_rejected``,
     ``existing_inlinks_rejected``) and ``urls_written``.

@@ -1,6 +1,6 @@
 """``beamcrawl parse SEGMENT [--force] [--resume]``: parse a segment (ParserJob).
 
-:class:`Parse` turns fetched pages into parsed ones (``crawllib.parsing``);
+:class:`Parse` turns fetched pages into parsed ones (``crawllib.parse.parse``);
 the job reads ``SEGMENT/fetch`` and writes ``SEGMENT/parse`` (renamed into
 place when done). Parsed records carry no content: it stays in ``fetch/``.
 With ``--resume`` the pages an earlier parse already parsed (parse mark in
@@ -26,18 +26,18 @@ from apache_beam.utils.windowed_value import WindowedValue
 
 from crawllib.config import CrawlConfig, ParseConfig, step_config
 from crawllib.errors import CrawlError
-from crawllib.parsepool import (
+from crawllib.parse.parse import PageParser, Skip, skip_reason
+from crawllib.parse.pool import (
     EncodedParse,
     EncodedParseBatch,
     ParseBatch,
     parse_without_content,
 )
-from crawllib.parsing import PageParser, Skip, skip_reason
 from crawllib.status import Mark, ParseMajor
 from crawllib.webpage import WebPage
-from pipelines import io, runners
-from pipelines.arguments import add_link_policy_argument
-from pipelines.options import (
+from pipelines.runtime import runners
+from pipelines.runtime.arguments import add_link_policy_argument
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     counters,
@@ -45,7 +45,8 @@ from pipelines.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.segments import FETCH, PARSE, install_parts, staged_part
+from pipelines.storage import io
+from pipelines.storage.segments import FETCH, PARSE, install_parts, staged_part
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "ParserStatus"
@@ -126,7 +127,7 @@ class _ParseForPart(beam.PTransform[PCollection[WebPage], PCollection[Any]]):
     """:class:`Parse` for a job that only writes the parse part.
 
     Where worker processes parse, each parsed page comes back as its Avro
-    record (``bytes``, which :class:`~pipelines.io.WriteWebPages` writes as
+    record (``bytes``, which :class:`~pipelines.storage.io.WriteWebPages` writes as
     it is): this process neither unpickles nor encodes it. Elsewhere the
     pages are :class:`Parse`'s.
     """

@@ -4,7 +4,7 @@ No pipeline runs: one request (robots.txt is not consulted, as in Nutch's
 checker), one parse, a report on stdout for someone debugging a site.
 Exit 1 when the fetch did not succeed. The URL is the operator's (zone
 ``local``); a redirect it follows is in the zone of the address that sent
-it, as in a crawl (:mod:`crawllib.zone`).
+it, as in a crawl (:mod:`crawllib.urls.zone`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import time
 from collections.abc import Sequence
 
 from crawllib.config import FetcherConfig, ParseConfig
-from crawllib.fetched import fetched_page
-from crawllib.parsing import PageParser
-from crawllib.protocol.registry import Protocols
+from crawllib.fetch.protocol.registry import Protocols
+from crawllib.fetch.records import fetched_page
+from crawllib.parse.parse import PageParser
 from crawllib.status import (
     CrawlStatus,
     ParseMajor,
@@ -25,9 +25,9 @@ from crawllib.status import (
 )
 from crawllib.terminal import printable
 from crawllib.urls.normalize import UrlNormalizers
+from crawllib.urls.zone import OPERATOR
 from crawllib.webpage import WebPage, new_page, to_json_value
-from crawllib.zone import OPERATOR
-from pipelines.options import job_parser, parse_job_args
+from pipelines.runtime.options import job_parser, parse_job_args
 
 
 def run(argv: Sequence[str] | None = None) -> int:

@@ -1,12 +1,12 @@
 """``beamcrawl readdb CRAWLDB (--stats [--json] | --dump OUT_DIR | --url URL | ...)``.
 
 Nutch's CrawlDbReader as Beam transforms: :class:`CrawlDbStats` computes the
-statistics (and the URL states, :mod:`pipelines.urlstates`), ``--dump``
+statistics (and the URL states, :mod:`pipelines.transforms.urlstates`), ``--dump``
 writes every record as a line of JSON, ``--url`` prints one record. Beyond
 Nutch, ``--path`` prints the directory of the current version (where other
 tools read the records), ``--verify`` reads every part file and says which
 are damaged, and ``--salvage OUT_CRAWLDB`` copies the readable records of a
-damaged crawldb into a new one (:mod:`pipelines.damaged`).
+damaged crawldb into a new one (:mod:`pipelines.storage.damaged`).
 """
 
 from __future__ import annotations
@@ -22,16 +22,16 @@ from apache_beam.options.pipeline_options import GoogleCloudOptions
 from apache_beam.pvalue import AsSingleton, PCollection
 from apache_beam.transforms.stats import ApproximateQuantiles
 
-from crawllib import dbstats
 from crawllib.config import CrawlConfig, StatsConfig, UrlConfig, step_config
-from crawllib.dbstats import DbStats
+from crawllib.db import readdb as dbstats
+from crawllib.db.pagetext import render_page
+from crawllib.db.readdb import DbStats
 from crawllib.errors import ConfigError, CrawlDbMissingError
-from crawllib.pagetext import render_page
 from crawllib.terminal import printable
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, to_json_line
-from pipelines import damaged, io, paths, versions
-from pipelines.options import JobArgs, clock_ms, job_parser, parse_job_args
+from pipelines.runtime.options import JobArgs, clock_ms, job_parser, parse_job_args
+from pipelines.storage import damaged, io, paths, versions
 
 _QUANTILE_STEPS = 1001  # 0.1% resolution for db.stats.score.quantiles
 

@@ -39,15 +39,15 @@ from crawllib.errors import ConfigError, CrawlError
 from crawllib.status import CrawlStatus
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage, to_json_line
-from pipelines import io, paths
-from pipelines.options import (
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     add_segment_arguments,
     job_parser,
     parse_job_args,
 )
-from pipelines.segments import FETCH, GENERATE, PARSE, PARTS, list_segments
+from pipelines.storage import io, paths
+from pipelines.storage.segments import FETCH, GENERATE, PARSE, PARTS, list_segments
 
 HEADER = "NAME\t\tGENERATED\tFETCHER START\t\tFETCHER END\t\tFETCHED\tPARSED"
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S"

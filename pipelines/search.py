@@ -1,7 +1,7 @@
 """``beamcrawl search INDEX_DIR QUERY [--limit N] [--json]``: query the index.
 
 Prints the best hits of a tantivy index that ``beamcrawl index`` built
-(:func:`crawllib.searchindex.search`), one block per hit::
+(:func:`crawllib.index.search.search`), one block per hit::
 
     1. 4.213  The Lighthouse Keepers
        http://127.0.0.2:8000/docs/keepers.html
@@ -22,10 +22,10 @@ import json
 import sys
 from collections.abc import Sequence
 
-from crawllib import searchindex
 from crawllib.errors import ConfigError
+from crawllib.index import search as searchindex
 from crawllib.terminal import printable, printable_json
-from pipelines.arguments import ArgumentParser, job_parser
+from pipelines.runtime.arguments import ArgumentParser, job_parser
 
 _BOLD, _PLAIN = ("\x1b[1m", "\x1b[0m"), ("**", "**")
 

@@ -23,19 +23,18 @@ from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
 
-from crawllib import seeds
 from crawllib.config import CrawlConfig, SitemapConfig, step_config
+from crawllib.db import inject as seeds
 from crawllib.errors import ConfigError
-from crawllib.protocol.registry import Protocols
-from crawllib.protocol.robots import RobotsCache
+from crawllib.fetch.protocol.registry import Protocols
+from crawllib.fetch.protocol.robots import RobotsCache
 from crawllib.sitemaps import Found, Merge, SitemapWalker, merge, preferred
 from crawllib.sitemaps.records import sitemap_page
 from crawllib.urls.cleaner import Rejection, UrlCleaner
+from crawllib.urls.zone import OPERATOR, ZONE_KEY, Zone, zone_of
 from crawllib.webpage import WebPage, latest
-from crawllib.zone import OPERATOR, ZONE_KEY, Zone, zone_of
-from pipelines import io, versions
 from pipelines.inject import ReadSeeds, list_seed_files
-from pipelines.options import (
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     clock_ms,
@@ -45,6 +44,7 @@ from pipelines.options import (
     now_ms,
     parse_job_args,
 )
+from pipelines.storage import io, versions
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "Sitemap"
@@ -53,7 +53,7 @@ _SITEMAP, _HOST = "sitemap", "host"
 
 Work = tuple[str, tuple[str, str, int]]
 """(host, (kind, URL, zone)): a sitemap to read, or a host root whose robots.txt
-to read, with the zone it came with (:mod:`crawllib.zone`)."""
+to read, with the zone it came with (:mod:`crawllib.urls.zone`)."""
 
 
 class ReadSitemaps(beam.PTransform[PCollection[str], PCollection[WebPage]]):

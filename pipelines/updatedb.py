@@ -3,7 +3,7 @@
 :class:`UpdateDb` joins the crawldb with the segments by URL: each segment
 URL's record (its parse record when it has one), and the links of all
 segment records with their OPIC shares (``CoGroupByKey``); then
-``crawllib.update.update_page`` applies Nutch's state transitions, fetch
+``crawllib.db.updatedb.update_page`` applies Nutch's state transitions, fetch
 schedule and scoring. The run holds the crawldb lock and installs the new
 version atomically.
 """
@@ -22,13 +22,13 @@ from apache_beam.runners.runner import PipelineResult
 from apache_beam.transforms.window import GlobalWindows
 
 from crawllib.config import CrawlConfig, UpdateConfig, step_config
+from crawllib.db.updatedb import Inlink, choose_record, links_from, update_page
 from crawllib.errors import CrawlError
 from crawllib.status import crawl_status_label
-from crawllib.update import Inlink, choose_record, links_from, update_page
 from crawllib.urls.cleaner import UrlCleaner
 from crawllib.webpage import WebPage, latest
-from pipelines import io, options, progress, versions
-from pipelines.options import (
+from pipelines.runtime import options, progress
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     counters,
@@ -37,7 +37,8 @@ from pipelines.options import (
     now_ms,
     parse_job_args,
 )
-from pipelines.segments import FETCH, PARSE, list_segments
+from pipelines.storage import io, versions
+from pipelines.storage.segments import FETCH, PARSE, list_segments
 
 NAMESPACE = "CrawlDB"
 STATUS_NAMESPACE = "CrawlDBStatus"

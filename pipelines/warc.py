@@ -1,7 +1,7 @@
 """``beamcrawl warc OUT_DIR (SEGMENT... | --dir SEGMENTS)``: segments to WARC files.
 
 :class:`WarcRecords` turns fetched WebPages into their WARC records
-(:mod:`crawllib.warc`); :class:`WriteWarc` writes them into gzipped WARC/1.1
+(:mod:`crawllib.index.warc`); :class:`WriteWarc` writes them into gzipped WARC/1.1
 files, each opened by a ``warcinfo`` record and rolled at a size limit.
 Both can be applied in a user's own pipeline::
 
@@ -33,15 +33,14 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 
-from crawllib import warc
 from crawllib.config import CrawlConfig, step_config
 from crawllib.config.warc import WarcConfig
 from crawllib.errors import ConfigError
+from crawllib.index import warc
+from crawllib.index.warc import FetchRecords, NoRecord
 from crawllib.terminal import printable
-from crawllib.warc import FetchRecords, NoRecord
 from crawllib.webpage import WebPage
-from pipelines import io, paths
-from pipelines.options import (
+from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     add_segment_arguments,
@@ -51,7 +50,8 @@ from pipelines.options import (
     now_ms,
     parse_job_args,
 )
-from pipelines.segments import FETCH, part_dirs
+from pipelines.storage import io, paths
+from pipelines.storage.segments import FETCH, part_dirs
 
 NAMESPACE = "WARC"
 RECORD_TYPES = ("warcinfo", "request", "response", "revisit", "resource")
@@ -64,7 +64,7 @@ class WarcRecords(beam.PTransform[PCollection[WebPage], PCollection[FetchRecords
 
     Counters, namespace ``WARC``: one per record type written (``request``,
     ``response``, ``revisit``, ``resource``) and one per reason a page gives
-    none (:class:`~crawllib.warc.NoRecord`: ``skipped_not_fetched``,
+    none (:class:`~crawllib.index.warc.NoRecord`: ``skipped_not_fetched``,
     ``skipped_not_http``, ``skipped_no_response``,
     ``skipped_no_stored_headers``).
     """

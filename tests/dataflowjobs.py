@@ -1,4 +1,4 @@
-"""Reading the job file of a Dataflow dry run (``pipelines.dryrun``) in tests.
+"""Reading the job file of a Dataflow dry run (``pipelines.runtime.dryrun``) in tests.
 
 The job is Beam's portable pipeline proto as JSON. What Dataflow's workers
 get is in its payloads: protobuf bytes (base64 in the JSON) that hold

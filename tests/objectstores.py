@@ -63,7 +63,7 @@ class Store:
         from apache_beam.options.pipeline_options import PipelineOptions
 
         os.environ.update(self.env)
-        from pipelines import gcpauth
+        from pipelines.runtime import gcpauth
 
         options = PipelineOptions(list(self.flags))
         gcpauth.honour_no_auth(options)

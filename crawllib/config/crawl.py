@@ -23,7 +23,7 @@ from crawllib.config.properties import Properties, load_properties
 from crawllib.config.update import LinkDbConfig, UpdateConfig
 from crawllib.config.urls import UrlConfig
 from crawllib.errors import ConfigError
-from crawllib.linkpolicy import LinkPolicy, as_link_policy
+from crawllib.urls.linkpolicy import LinkPolicy, as_link_policy
 
 PropertyValue = str | int | float | bool
 """What a property may be given as; each becomes its string form."""
@@ -82,7 +82,7 @@ class CrawlConfig:
     def with_link_policy(self, policy: object) -> CrawlConfig:
         """A copy whose parsing decides outlinks with ``policy``.
 
-        ``policy`` is anything ``crawllib.linkpolicy.as_link_policy`` accepts:
+        ``policy`` is anything ``crawllib.urls.linkpolicy.as_link_policy`` accepts:
         a LinkPolicy instance or subclass, or a function of a link.
         """
         return CrawlConfig(self.properties, as_link_policy(policy))

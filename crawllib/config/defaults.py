@@ -48,7 +48,7 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "http.proxy.host": "",
     "http.proxy.port": "8080",
     "http.proxy.exception.list": "",
-    # beamcrawl's own: the address policy (crawllib/protocol/addresses.py),
+    # beamcrawl's own: the address policy (crawllib/fetch/protocol/addresses.py),
     # lists of addresses or CIDR ranges: never reached / reached from pages
     # of any zone / counted as public
     "http.address.deny": "",
@@ -187,7 +187,7 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "parse.filter.urls": "true",
     "parse.normalize.urls": "true",
     # beamcrawl's: a link policy, "package.module:name" or "file.py:name";
-    # empty = the db.ignore.* properties (crawllib.linkpolicy.NutchLinkPolicy)
+    # empty = the db.ignore.* properties (crawllib.urls.linkpolicy.NutchLinkPolicy)
     "parse.link.policy": "",
     "parser.skip.truncated": "true",
     # beamcrawl's, not Nutch's: worker processes that parse; -1 = the job

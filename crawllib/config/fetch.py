@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from crawllib.config.properties import Properties, bad_value, plugin_active
 from crawllib.config.urls import UrlConfig
 from crawllib.errors import ConfigError
-from crawllib.protocol.addresses import NO_SETTINGS, AddressPolicy
+from crawllib.fetch.protocol.addresses import NO_SETTINGS, AddressPolicy
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,7 @@ class StatsConfig:
     Attributes:
         quantiles: ``db.stats.score.quantiles``, the score quantiles to print.
         gen_delay_ms: ``crawl.gen.delay``: a generated URL counts as running
-            this long (the URL states, ``crawllib.urlstates``).
+            this long (the URL states, ``crawllib.db.urlstates``).
         fixed_time_ms: ``generate.curTime``: the URL states' clock when set.
     """
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from crawllib.config.defaults import NUTCH_DEFAULTS
 from crawllib.config.properties import Properties, bad_value
 from crawllib.config.urls import UrlConfig
-from crawllib.linkpolicy import LinkPolicy, load_link_policy
+from crawllib.urls.linkpolicy import LinkPolicy, load_link_policy
 
 SIGNATURES = {
     "MD5Signature": "md5",
@@ -94,7 +94,7 @@ class ParseConfig:
         link_policy: which outlinks are kept, and as what URL
             (``parse.link.policy``, beamcrawl's: a ``module:name`` spec, loaded
             here); None: the ``db.ignore.*`` fields above, as Nutch has them
-            (:class:`~crawllib.linkpolicy.NutchLinkPolicy`).
+            (:class:`~crawllib.urls.linkpolicy.NutchLinkPolicy`).
     """
 
     html: HtmlConfig

@@ -2,8 +2,8 @@
 
 Nutch 1.x ParseOutputFormat, in page order: a target longer than
 ``db.max.outlink.length`` is skipped; one equal to the page's URL is
-dropped; the link policy decides the rest (:mod:`crawllib.linkpolicy`; the
-default, :class:`~crawllib.linkpolicy.NutchLinkPolicy`, is Nutch's
+dropped; the link policy decides the rest (:mod:`crawllib.urls.linkpolicy`; the
+default, :class:`~crawllib.urls.linkpolicy.NutchLinkPolicy`, is Nutch's
 ``db.ignore.external.links`` / ``db.ignore.internal.links``, by host or by
 domain); what it keeps, possibly rewritten, is normalized (scope
 ``outlink``, ``parse.normalize.urls``) and filtered (``parse.filter.urls``).
@@ -26,10 +26,10 @@ import sys
 from collections.abc import Iterable
 
 from crawllib.config import ParseConfig
-from crawllib.linkpolicy import Link, NutchLinkPolicy
 from crawllib.parse import Outlink
 from crawllib.urls.cleaner import UrlCleaner
 from crawllib.urls.linkkind import KINDS, LinkClassifier
+from crawllib.urls.linkpolicy import Link, NutchLinkPolicy
 
 _LOG = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ inject makes one (distance 0, OPIC cash = its score, ``stmPriority`` = the
 priority); and of several entries for one URL the one with the latest
 lastmod, then highest priority, then shortest interval wins (Nutch keeps
 whichever its reducer meets last). Each record is in the zone of the
-address its sitemap came from (:mod:`crawllib.zone`); a URL listed in
+address its sitemap came from (:mod:`crawllib.urls.zone`); a URL listed in
 several, or already in the crawldb, keeps the innermost zone.
 """
 
@@ -24,12 +24,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 
+from crawllib.db.scoring import injected_score
 from crawllib.javanum import f32
-from crawllib.scoring import injected_score
 from crawllib.sitemaps.formats import SitemapEntry
 from crawllib.status import DISTANCE_MARKER, CrawlStatus
+from crawllib.urls.zone import Zone, innermost, with_zone, zone_of
 from crawllib.webpage import WebPage, new_page
-from crawllib.zone import Zone, innermost, with_zone, zone_of
 
 
 class Merge(enum.Enum):

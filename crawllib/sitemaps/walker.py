@@ -11,7 +11,7 @@ robots.txt, or its ``/sitemap.xml`` when there are none.
 beamcrawl adds what the fetcher does and Nutch's sitemap job does not: a
 sitemap robots.txt disallows is not fetched, and requests to one host are
 spaced by ``fetcher.server.delay`` (or the host's ``Crawl-delay`` if it is
-not above ``fetcher.max.crawl.delay``). And zones (:mod:`crawllib.zone`):
+not above ``fetcher.max.crawl.delay``). And zones (:mod:`crawllib.urls.zone`):
 each sitemap is fetched under the address policy for the zone it came
 with (the operator's for a listed one; the class of the address of the
 robots.txt, index or redirect that named it otherwise), and each URL found
@@ -30,8 +30,13 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 
 from crawllib.config.sitemap import SitemapConfig
-from crawllib.protocol import FetchResult, Protocol
-from crawllib.protocol.robots import RobotRules, RobotsCache, Unreachable, robots_key
+from crawllib.fetch.protocol import FetchResult, Protocol
+from crawllib.fetch.protocol.robots import (
+    RobotRules,
+    RobotsCache,
+    Unreachable,
+    robots_key,
+)
 from crawllib.sitemaps.formats import (
     Kind,
     SitemapEntry,
@@ -41,7 +46,7 @@ from crawllib.sitemaps.formats import (
 )
 from crawllib.status import ProtocolStatus
 from crawllib.urls.cleaner import Rejection, UrlCleaner
-from crawllib.zone import OPERATOR, Zone
+from crawllib.urls.zone import OPERATOR, Zone
 
 _LOG = logging.getLogger(__name__)
 

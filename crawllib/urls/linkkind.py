@@ -4,7 +4,7 @@ The seed's spider tells its controller of internal, external and "other"
 links; :class:`LinkClassifier` sorts a page's outlinks so, cheaply (the
 parse step classifies every outlink of every page), and with the host read
 as ``java.net.URL`` reads it (:func:`~crawllib.urls.domain.host_of`), as
-Nutch's ``db.ignore.*`` checks do. Link policies (:mod:`crawllib.linkpolicy`)
+Nutch's ``db.ignore.*`` checks do. Link policies (:mod:`crawllib.urls.linkpolicy`)
 decide on the classified links.
 """
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from crawllib.linkpolicy import Link, LinkPolicy
+from crawllib.urls.linkpolicy import Link, LinkPolicy
 
 
 class NewsOnly(LinkPolicy):

@@ -16,9 +16,9 @@ from crawllib.config import (
     step_config,
 )
 from crawllib.config.warc import WarcConfig
-from crawllib.dedup import DedupConfig
+from crawllib.db.dedup import DedupConfig
 from crawllib.errors import ConfigError
-from crawllib.linkpolicy import Link, LinkKind, LinkPolicy, NutchLinkPolicy
+from crawllib.urls.linkpolicy import Link, LinkKind, LinkPolicy, NutchLinkPolicy
 
 
 class _NewsOnly(LinkPolicy):

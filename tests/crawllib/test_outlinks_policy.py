@@ -8,12 +8,12 @@ import pytest
 
 from crawllib.config import ParseConfig, load_properties
 from crawllib.errors import ConfigError
-from crawllib.linkpolicy import LinkPolicy, as_link_policy, load_link_policy
 from crawllib.parse import Outlink
 from crawllib.parse.outlinks import OutlinkFilter
-from crawllib.parsepool import ParseBatch, parse_without_content, shutdown_pool
-from crawllib.parsing import PageParser
+from crawllib.parse.parse import PageParser
+from crawllib.parse.pool import ParseBatch, parse_without_content, shutdown_pool
 from crawllib.status import CrawlStatus
+from crawllib.urls.linkpolicy import LinkPolicy, as_link_policy, load_link_policy
 from crawllib.webpage import new_page
 
 CONFIG = ParseConfig.from_properties(load_properties())

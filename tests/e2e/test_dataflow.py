@@ -39,11 +39,11 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions
 
 from crawllib.errors import DryRunDone
-from pipelines import dryrun, gcpauth
 from pipelines.cli import main
 from pipelines.demo import DemoSite
 from pipelines.inject import ReadSeeds
 from pipelines.parse import _ParseFn
+from pipelines.runtime import dryrun, gcpauth
 from tests import dataflowjobs
 from tests.objectstores import Store, StoreServer
 

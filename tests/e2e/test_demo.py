@@ -103,7 +103,7 @@ def test_a_terminal_shows_the_live_display_and_ends_it_cleanly(on_terminal):
         f.startswith("crawl: round 3: generated 4, fetched SUCCESS=4") for f in frames
     )
     fetcher_line = re.compile(
-        r"\S+ \S+ INFO crawllib.fetcher: fetched 8 pages \(8 of 8 .*"
+        r"\S+ \S+ INFO crawllib.fetch.fetch: fetched 8 pages \(8 of 8 .*"
     )
     assert len([f for f in frames if fetcher_line.fullmatch(f)]) == 1
     assert text.rstrip().splitlines()[-1].startswith("demo: crawl directory ")
@@ -116,7 +116,7 @@ def test_a_pipe_gets_plain_log_lines_only(on_pipe):
     assert "\r" not in err
     assert "round 3: generated 4" in err
     line = re.compile(
-        r"\S+ \S+ INFO crawllib.fetcher: fetched 8 pages \(8 of 8 listed\), "
+        r"\S+ \S+ INFO crawllib.fetch.fetch: fetched 8 pages \(8 of 8 listed\), "
         r"\d+ bytes, [\d.]+ pages/s; 0 queues, 0 queued, 0 active; ETA 0:00"
     )
     assert len([ln for ln in err.splitlines() if line.fullmatch(ln)]) == 1

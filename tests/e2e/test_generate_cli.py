@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from crawllib.selection import GENERATE_TIME_KEY
+from crawllib.db.generate import GENERATE_TIME_KEY
 from pipelines.cli import main
 from tests.avrofiles import read_pages
 

@@ -11,10 +11,10 @@ from typing import ClassVar
 import pytest
 import tantivy
 
-from crawllib.searchindex import document_count, open_index
+from crawllib.index.search import document_count, open_index
 from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES, DemoSite
-from tests.crawllib.test_indexformats import read_bulk, read_solr_update
+from tests.crawllib.index.test_formats import read_bulk, read_solr_update
 
 FLAGS = [f"-D{p}" for p in DEMO_PROPERTIES] + ["-Dfetcher.server.delay=0"]
 DEMO_COUNTERS = (

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from crawllib.parsepool import shutdown_pool
+from crawllib.parse.pool import shutdown_pool
 from pipelines.cli import main
 from tests.avrofiles import read_pages
 from tests.sitemapsite import Route, SitemapSite

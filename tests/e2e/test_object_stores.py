@@ -20,8 +20,8 @@ import fastavro
 import pytest
 from apache_beam.io.filesystems import FileSystems
 
-from pipelines import io, locks, versions
 from pipelines.demo import DEMO_PROPERTIES, DemoSite
+from pipelines.storage import io, locks, versions
 from tests.avrofiles import read_pages
 from tests.crawlrecords import crawl_records, without_wall_clock
 from tests.objectstores import Store, run_beamcrawl, store_in_use

@@ -1,6 +1,6 @@
 """Directories named ``crawl [1]*?é`` work for every command, on every store.
 
-Beam reads paths as glob patterns (``pipelines.paths``): ``crawl[1]`` used to
+Beam reads paths as glob patterns (``pipelines.storage.paths``): ``crawl[1]`` used to
 be a pattern matching ``crawl1``, so a job found no lock objects and its
 sink found no files. Here the same crawl runs in a plain directory and in
 an odd one, relative to the working directory (the first name quoted), and
@@ -18,9 +18,9 @@ import fastavro
 import pytest
 from apache_beam.io.filesystems import FileSystems
 
-from pipelines import io, locks, paths, versions
 from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES
+from pipelines.storage import io, locks, paths, versions
 from tests.avrofiles import read_pages
 from tests.crawlrecords import crawl_records
 from tests.objectstores import run_beamcrawl, store_in_use

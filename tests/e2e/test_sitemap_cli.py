@@ -2,8 +2,8 @@
 
 import pytest
 
+from crawllib.db.scoring import injected_score
 from crawllib.javanum import f32
-from crawllib.scoring import injected_score
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 from pipelines.cli import main

@@ -25,7 +25,7 @@ from apache_beam.io.aws.clients.s3.messages import S3ClientError
 from google.api_core.exceptions import Forbidden
 
 from pipelines.cli import main
-from pipelines.storefailures import failure
+from pipelines.storage.failures import failure
 from tests.avrofiles import read_pages
 from tests.crawlstate import lock_objects, unpublished_versions
 

@@ -13,10 +13,10 @@ from apache_beam.io.filesystems import FileSystems
 from cdxj_indexer import CDXJIndexer  # type: ignore[import-untyped]
 from warcio.archiveiterator import ArchiveIterator  # type: ignore[import-untyped]
 
-from crawllib.fetched import IP_ADDRESS, REQUEST, RESPONSE_HEADERS
-from pipelines import io as pipelines_io
+from crawllib.fetch.records import IP_ADDRESS, REQUEST, RESPONSE_HEADERS
 from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES, SITE_DIR, DemoSite
+from pipelines.storage import io as pipelines_io
 from tests.avrofiles import read_pages
 
 FLAGS = [f"-D{p}" for p in DEMO_PROPERTIES] + ["-Dfetcher.server.delay=0.05"]

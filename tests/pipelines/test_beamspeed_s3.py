@@ -6,7 +6,7 @@ from apache_beam.io.aws.clients.s3 import boto3_client
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions
 
-from pipelines import beamspeed
+from pipelines.runtime import beamspeed
 
 
 def test_one_client_per_settings_and_it_still_reads_and_writes(s3_store):

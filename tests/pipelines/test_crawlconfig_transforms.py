@@ -2,7 +2,7 @@ import pytest
 
 from crawllib.config import CrawlConfig, SitemapConfig
 from crawllib.config.warc import WarcConfig
-from crawllib.dedup import DedupConfig
+from crawllib.db.dedup import DedupConfig
 from pipelines.dedup import Dedup
 from pipelines.fetch import Fetch
 from pipelines.generate import Generate
@@ -11,8 +11,8 @@ from pipelines.inject import Inject, MergeIntoCrawlDb
 from pipelines.invertlinks import InvertLinks
 from pipelines.parse import Parse, ParseForUpdate
 from pipelines.readdb import CrawlDbStats
-from pipelines.segments import segment_names
 from pipelines.sitemap import ReadSitemaps, Sitemap
+from pipelines.storage.segments import segment_names
 from pipelines.updatedb import UpdateDb
 from pipelines.warc import WarcRecords, WriteWarc
 

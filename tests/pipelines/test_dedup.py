@@ -1,11 +1,11 @@
 import apache_beam as beam
 from apache_beam.testing.util import assert_that, equal_to
 
-from crawllib.dedup import DedupConfig
+from crawllib.db.dedup import DedupConfig
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 from pipelines.dedup import Dedup
-from pipelines.options import counters
+from pipelines.runtime.options import counters
 
 SIG_A = bytes(16)
 SIG_B = bytes(range(16))

@@ -2,10 +2,10 @@ import apache_beam as beam
 from apache_beam.testing.util import assert_that, equal_to
 
 from crawllib.config import FetcherConfig, load_properties
+from crawllib.urls.zone import OPERATOR, with_zone
 from crawllib.webpage import new_page
-from crawllib.zone import OPERATOR, with_zone
 from pipelines.fetch import Fetch
-from pipelines.options import counters
+from pipelines.runtime.options import counters
 
 CONFIG = FetcherConfig.from_properties(
     load_properties(

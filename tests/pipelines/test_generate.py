@@ -4,13 +4,13 @@ import apache_beam as beam
 from apache_beam.testing.util import assert_that, equal_to
 
 from crawllib.config import GenerateConfig, PartitionConfig, UrlConfig, load_properties
-from crawllib.selection import GENERATE_TIME_KEY, PARTITION_MARKER
+from crawllib.db.generate import GENERATE_TIME_KEY, PARTITION_MARKER
 from crawllib.status import CrawlStatus
 from crawllib.urls.partition import UrlPartitioner
 from crawllib.webpage import new_page
 from pipelines.generate import CRAWLDB_TAG, Generate, segment_tag
-from pipelines.options import counters
-from pipelines.ranking import STARVED
+from pipelines.runtime.options import counters
+from pipelines.transforms.ranking import STARVED
 
 NOW = 1_700_000_000_000
 CONFIG = GenerateConfig(urls=UrlConfig.from_properties(load_properties()))

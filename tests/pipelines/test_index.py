@@ -6,12 +6,12 @@ import apache_beam as beam
 from apache_beam.testing.util import assert_that, equal_to
 
 from crawllib.config import IndexConfig
-from crawllib.indexing import IndexDocument
+from crawllib.index.index import IndexDocument
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 from pipelines.index import NAMESPACE, IndexPages, WriteIndexFiles, read_actions
-from pipelines.options import counters
-from tests.crawllib.test_indexformats import read_bulk, read_solr_update
+from pipelines.runtime.options import counters
+from tests.crawllib.index.test_formats import read_bulk, read_solr_update
 
 SUCCESS = {"majorCode": 1, "minorCode": 0, "args": []}
 A, B, C, D = (f"http://a.com/{name}" for name in "abcd")

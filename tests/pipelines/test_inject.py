@@ -7,7 +7,7 @@ from crawllib.config import InjectConfig, UrlConfig, load_properties
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 from pipelines.inject import Inject, MergeIntoCrawlDb, ReadSeeds, list_seed_files
-from pipelines.options import counters
+from pipelines.runtime.options import counters
 
 NOW_MS = 1_700_000_000_000
 CONFIG = InjectConfig.from_properties(load_properties())

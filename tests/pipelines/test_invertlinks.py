@@ -7,7 +7,7 @@ from crawllib.config import LinkDbConfig, UrlConfig, load_properties
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 from pipelines.invertlinks import InvertLinks
-from pipelines.options import counters
+from pipelines.runtime.options import counters
 
 CONFIG = LinkDbConfig(urls=UrlConfig.from_properties(load_properties()))
 SUCCESS = {"majorCode": 1, "minorCode": 0, "args": []}

@@ -7,8 +7,8 @@ from apache_beam.testing.util import assert_that, equal_to
 from crawllib.config import ParseConfig, load_properties
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page, schema
-from pipelines.options import counters
 from pipelines.parse import Parse, run
+from pipelines.runtime.options import counters
 
 CONFIG = ParseConfig.from_properties(load_properties())
 

@@ -2,7 +2,7 @@ import apache_beam as beam
 from apache_beam.testing.util import assert_that, equal_to
 
 from crawllib.config import CrawlConfig, StatsConfig
-from crawllib.selection import with_generate_time
+from crawllib.db.generate import with_generate_time
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 from pipelines.readdb import CrawlDbStats

@@ -12,7 +12,7 @@ from pipelines.readseg import (
     combine_counts,
     list_line,
 )
-from pipelines.segments import list_segments
+from pipelines.storage.segments import list_segments
 
 
 def _local(ms):

@@ -6,7 +6,7 @@ from apache_beam.testing.util import assert_that, equal_to
 from crawllib.config import UpdateConfig, load_properties
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
-from pipelines.options import counters
+from pipelines.runtime.options import counters
 from pipelines.updatedb import UpdateDb
 
 NOW = 1_700_000_000_000

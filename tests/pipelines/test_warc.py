@@ -11,10 +11,10 @@ from warcio.archiveiterator import ArchiveIterator  # type: ignore[import-untype
 
 from crawllib.config.fetch import HttpConfig
 from crawllib.config.warc import WarcConfig
-from crawllib.fetched import fetched_page
-from crawllib.protocol.http import HttpProtocol
+from crawllib.fetch.protocol.http import HttpProtocol
+from crawllib.fetch.records import fetched_page
 from crawllib.webpage import new_page
-from pipelines.options import counters
+from pipelines.runtime.options import counters
 from pipelines.warc import NAMESPACE, WarcRecords, WriteWarc
 
 NOW = 1_700_000_000_000

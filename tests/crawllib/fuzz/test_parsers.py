@@ -24,8 +24,8 @@ from crawllib.parse.dispatch import Parsers
 from crawllib.parse.feed import parse_feed
 from crawllib.parse.html import parse_html
 from crawllib.parse.htmlurl import parse_java_url
+from crawllib.parse.parse import PageParser
 from crawllib.parse.text import parse_text
-from crawllib.parsing import PageParser
 from crawllib.status import CrawlStatus, ParseMajor, ParseMinor
 from crawllib.webpage import WebPage, new_page, schema
 from tests.crawllib.fuzz.strategies import (

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crawllib.config import RobotsConfig
-from crawllib.protocol import FetchResult
-from crawllib.protocol.robots import (
+from crawllib.fetch.protocol import FetchResult
+from crawllib.fetch.protocol.robots import (
     Defer,
     RobotRules,
     Rule,

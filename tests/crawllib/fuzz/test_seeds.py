@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crawllib.config import InjectConfig, UrlConfig
+from crawllib.db.inject import Seed, parse_seed_line, seed_page
 from crawllib.javanum import INT_MAX
-from crawllib.seeds import Seed, parse_seed_line, seed_page
 from crawllib.webpage import schema
 from tests.crawllib.fuzz.strategies import seed_lines
 

@@ -1,9 +1,9 @@
-from crawllib.scoring import cash_of
+from crawllib.db.scoring import cash_of
 from crawllib.sitemaps.formats import ChangeFreq, SitemapEntry
 from crawllib.sitemaps.records import Merge, merge, preferred, sitemap_page
 from crawllib.status import CrawlStatus
+from crawllib.urls.zone import Zone, with_zone, zone_of
 from crawllib.webpage import new_page
-from crawllib.zone import Zone, with_zone, zone_of
 
 PUBLIC = Zone.PUBLIC
 

@@ -6,8 +6,8 @@ from collections import Counter
 import pytest
 
 from crawllib.config import Properties, SitemapConfig
-from crawllib.protocol.registry import Protocols
-from crawllib.protocol.robots import RobotsCache
+from crawllib.fetch.protocol.registry import Protocols
+from crawllib.fetch.protocol.robots import RobotsCache
 from crawllib.sitemaps import Found, SitemapWalker
 from tests.sitemapsite import Route, SitemapSite
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from crawllib.linkpolicy import Link, LinkPolicy
+from crawllib.urls.linkpolicy import Link, LinkPolicy
 
 
 class NewsOnly(LinkPolicy):

@@ -1,0 +1,1 @@
+"""What leaves the crawl for others: index actions, the search index, WARC."""

@@ -1,0 +1,274 @@
+"""Command-line arguments shared by every job: beamcrawl's own and Beam's.
+
+Each command has an argparse parser for its own arguments (``-D``,
+``--conf`` and the command's Nutch-named options); every other ``--flag``
+must be a Beam pipeline option (``--runner``, ``--flink_master``,
+``--project`` ...) and is passed to Beam. A flag that neither knows is a user
+error, not silently dropped. Options may stand before or after positionals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import apache_beam as beam
+import grpc
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import MetricsFilter
+from apache_beam.options.pipeline_options import (
+    PipelineOptions,
+    _BeamArgumentParser,
+)
+from apache_beam.runners.runner import PipelineResult
+
+from crawllib.config import Properties, load_properties
+from crawllib.errors import ConfigError
+from pipelines.runtime import beamspeed, dryrun, gcpauth, runners
+from pipelines.runtime.arguments import ArgumentParser as ArgumentParser  # re-exported
+from pipelines.runtime.arguments import job_parser as job_parser  # re-exported
+
+beamspeed.install()
+
+_LOG = logging.getLogger(__name__)
+
+
+def add_segment_arguments(parser: ArgumentParser, dir_help: str) -> None:
+    """``SEGMENT...`` and a repeatable ``--dir SEGMENTS_DIR``, as segment readers take.
+
+    Args:
+        parser: the command's parser.
+        dir_help: what ``--dir`` takes, for ``--help``.
+    """
+    parser.add_argument("segments", nargs="*", metavar="SEGMENT")
+    parser.add_argument(
+        "--dir", action="append", default=[], metavar="SEGMENTS_DIR", help=dir_help
+    )
+
+
+@dataclass(frozen=True)
+class JobArgs:
+    """A command line split into beamcrawl's arguments and Beam's options."""
+
+    args: argparse.Namespace
+    beam_flags: tuple[str, ...]
+    properties: Properties
+    command: str = ""
+    """The command whose arguments these are (``inject``), for messages."""
+
+    def pipeline_options(self) -> PipelineOptions:
+        """Beam pipeline options from the flags beamcrawl did not claim.
+
+        The runner's services are checked first (see ``pipelines.runtime.runners``),
+        and a ``--dry_run`` that would not stop the job is refused.
+        """
+        options = runners.prepare(PipelineOptions(list(self.beam_flags)))
+        dryrun.check(options)
+        gcpauth.honour_no_auth(options)
+        FileSystems.set_options(options)  # s3:// endpoints and keys, before any I/O
+        return options
+
+    @contextlib.contextmanager
+    def pipeline(self) -> Iterator[beam.Pipeline]:
+        """The job's pipeline: built in the block, run when the block ends.
+
+        In a Dataflow dry run (``pipelines.runtime.dryrun``) it is only built, and
+        :class:`~crawllib.errors.DryRunDone` is raised when the block ends,
+        so that no step after it runs. A job that fails on Dataflow raises
+        ``runners.JobFailedError`` (one line, as a Flink job's failure). An
+        interrupted command cancels a job it submitted to a cluster.
+        """
+        try:
+            with beam.Pipeline(options=self.pipeline_options()) as pipeline:
+                yield pipeline
+        except runners.DATAFLOW_FAILURES as exc:
+            raise runners.dataflow_failure(exc) from exc
+        except KeyboardInterrupt:
+            runners.cancel(locals().get("pipeline"))
+            raise
+        dryrun.finish(pipeline, self.command or "the command")
+
+
+def parse_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:
+    """Split ``argv`` between ``parser`` and Beam, then load the properties.
+
+    Raises:
+        ConfigError: an unknown option, a bad value or a bad config file.
+        RunnerError: the runner's services are missing (``pipelines.runtime.runners``).
+    """
+    ours, beam_flags = split_beam_flags(parser, argv)
+    args = parser.parse_args(ours)
+    properties = load_properties(args.conf_files, args.defines)
+    job = JobArgs(
+        args=args,
+        beam_flags=tuple(beam_flags),
+        properties=properties,
+        command=parser.prog.rsplit(" ", 1)[-1],
+    )
+    options = job.pipeline_options()  # the runner's services, before any work
+    if runners.is_dataflow(options) and job.command != "demo":  # demo says why
+        _refuse_local_data(job)
+    return job
+
+
+_DATA_ARGUMENTS = (
+    "crawl_dir", "crawldb", "linkdb", "segment", "segments", "seeds", "dir", "dump",
+)  # fmt: skip
+"""The arguments that name data a job's workers read or write."""
+
+
+def _refuse_local_data(job: JobArgs) -> None:
+    """On Dataflow, data on this machine's disk: its workers would not see it.
+
+    Raises:
+        ConfigError: one of the job's data paths is local.
+    """
+    for name in _DATA_ARGUMENTS:
+        value = getattr(job.args, name, None)
+        for path in value if isinstance(value, list) else [value]:
+            if isinstance(path, str) and FileSystems.get_scheme(path) in (None, "file"):
+                raise ConfigError(
+                    f"{job.command}: {path} is on this machine's disk, "
+                    "which Dataflow's workers cannot read or write; give a gs:// path"
+                )
+
+
+def split_beam_flags(
+    parser: argparse.ArgumentParser, argv: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """Separate the tokens ``parser`` knows from Beam pipeline flags.
+
+    A flag's value may be attached (``--runner=X``) or the next token
+    (``--runner X``); which flags take a value is asked of the parsers.
+
+    Raises:
+        ConfigError: a flag neither parser knows.
+    """
+    beam_actions = _beam_option_actions()
+    ours: list[str] = []
+    beam: list[str] = []
+    tokens = list(argv)
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token == "--":
+            ours.extend(tokens[index - 1 :])
+            break
+        if not token.startswith("-") or _is_number(token):
+            ours.append(token)
+            continue
+        name, has_value = _flag_name(token)
+        own = _own_action(parser, token, name)
+        if own is not None:
+            target = ours
+            takes_value = own.nargs != 0 and not has_value and not _attached(token)
+        elif name in beam_actions:
+            target = beam
+            takes_value = beam_actions[name].nargs != 0 and not has_value
+        else:
+            raise ConfigError(f"unknown option {name} (not a beamcrawl or Beam option)")
+        target.append(token)
+        if takes_value and index < len(tokens):
+            target.append(tokens[index])
+            index += 1
+    return ours, beam
+
+
+def _flag_name(token: str) -> tuple[str, bool]:
+    name, sep, _ = token.partition("=")
+    return name, bool(sep)
+
+
+def _attached(token: str) -> bool:
+    """``-Dname=value``: a short option with its value in the same token."""
+    return not token.startswith("--") and len(token) > 2
+
+
+def _own_action(
+    parser: argparse.ArgumentParser, token: str, name: str
+) -> argparse.Action | None:
+    actions = parser._option_string_actions
+    if name in actions:
+        return actions[name]
+    if not token.startswith("--") and token[:2] in actions:
+        return actions[token[:2]]
+    return None
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+@functools.cache
+def _beam_option_actions() -> dict[str, argparse.Action]:
+    parser = _BeamArgumentParser(allow_abbrev=False)
+    seen: dict[str, type[PipelineOptions]] = {}
+    for cls in PipelineOptions.__subclasses__():
+        seen.setdefault(str(cls), cls)
+    for cls in seen.values():
+        cls._add_argparse_args(parser)
+    return dict(parser._option_string_actions)
+
+
+def now_ms() -> int:
+    """The job's clock: wall time in milliseconds, read once per job."""
+    return int(time.time() * 1000)
+
+
+def clock_ms(fixed_ms: int | None, given_ms: int | None = None) -> int:
+    """A transform's clock: ``given_ms``, else the configured fixed time, else now.
+
+    ``fixed_ms`` is ``injector.current.time`` / ``generate.curTime`` (None
+    when unset); read once, when the transform is built, so every worker
+    uses the same clock.
+    """
+    if given_ms is not None:
+        return given_ms
+    return fixed_ms if fixed_ms is not None else now_ms()
+
+
+def counters(result: PipelineResult, namespace: str) -> dict[str, int]:
+    """The committed (or else attempted) values of a namespace's counters.
+
+    A runner that cannot report metrics gives none; a warning says so, once.
+    """
+    try:
+        query = result.metrics().query(MetricsFilter().with_namespace(namespace))
+    except (NotImplementedError, grpc.RpcError) as exc:
+        _no_counters(type(result).__name__, type(exc).__name__)
+        return {}
+    values: dict[str, int] = {}
+    for counter in query["counters"]:
+        value = (
+            counter.committed if counter.committed is not None else counter.attempted
+        )
+        name = counter.key.metric.name
+        values[name] = values.get(name, 0) + int(value or 0)
+    return values
+
+
+@functools.cache
+def _no_counters(result_type: str, error: str) -> None:
+    _LOG.warning(
+        "the runner reported no counters (%s from %s): job summaries lack them",
+        error,
+        result_type,
+    )
+
+
+def describe(values: dict[str, Any]) -> str:
+    """``name=value`` pairs in name order, for a one-line job summary."""
+    if not values:
+        return "no counters"
+    return ", ".join(f"{name}={values[name]}" for name in sorted(values))

@@ -1,0 +1,169 @@
+"""A crawl round after generate as one pipeline: fetch, parse, updatedb, dedup.
+
+``beamcrawl crawl`` runs this on a local runner (``--separateJobs`` runs the
+four jobs instead, as it does on other runners). The pipeline writes what
+the jobs write — each segment's ``fetch/`` and ``parse/`` parts, and a new
+crawldb version with dedup's marks — from one read of the fetch lists and
+the crawldb: the fetched and parsed records go on to the update in memory
+instead of through Avro files (each page's parse, or the fetched page when
+it is not parsed: updatedb would choose it), and one pipeline starts
+instead of four. When the new crawldb holds no URL a generate could select
+within the hour, the round says so (:attr:`RoundCounts.may_be_due`) and the
+crawl stops without running that generate.
+The segment parts and the crawldb version are installed only when the whole
+pipeline succeeded; the crawldb is locked from the first fetch to the
+install. The records are the same as the four jobs write (a test compares
+them), but for two clocks: new URLs are due from the round's start rather
+than from its updatedb, and the crawldb's ``old`` backup is the version
+before the round rather than the one between updatedb and dedup.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import Metrics
+
+from crawllib.config import FetcherConfig, GenerateConfig, UpdateConfig
+from crawllib.db.dedup import DedupConfig
+from crawllib.db.schedule import may_be_due
+from crawllib.webpage import WebPage
+from pipelines import dedup, fetch, parse, updatedb
+from pipelines.runtime import progress
+from pipelines.runtime.options import JobArgs, counters, now_ms
+from pipelines.storage import io, versions
+from pipelines.storage.segments import (
+    FETCH,
+    GENERATE,
+    PARSE,
+    install_parts,
+    remove_staged,
+    staged_parts,
+)
+from pipelines.updatedb import UpdateDb
+
+DUE_NAMESPACE = "CrawlRoundDue"
+DUE_WINDOW_MS = 3_600_000
+"""How long after a round its count of due URLs tells what generate would find."""
+
+
+@dataclass
+class RoundCounts:
+    """The counters of the round, as the separate jobs report them."""
+
+    fetched: dict[str, int]
+    updated: dict[str, int]
+    duplicates: int
+    due_by_ms: int
+    """No URL of the new crawldb is due before this time, unless ``may_be_due``."""
+    may_be_due: bool
+
+
+def execute(
+    job: JobArgs, crawldb: str, segments: list[str], threads: int | None = None
+) -> RoundCounts:
+    """Fetch, parse and update ``segments`` into ``crawldb``, then mark duplicates.
+
+    Raises:
+        CrawlError: a segment has no fetch list or is already fetched.
+        CrawlDbLockedError: another job holds the crawldb.
+    """
+    fetch_config = dataclasses.replace(
+        FetcherConfig.from_properties(job.properties), parse=True
+    )
+    if threads is not None:
+        fetch_config = dataclasses.replace(fetch_config, threads=threads)
+    parse_config = parse.parse_config(job)
+    update_config = UpdateConfig.from_properties(job.properties)
+    max_interval_s = GenerateConfig.from_properties(job.properties).max_interval_s
+    versions.require(crawldb)  # no crawldb: one line before anything is staged
+    stages = {segment: staged_parts(segment, (FETCH, PARSE)) for segment in segments}
+    started_ms = now_ms()
+    due_by_ms = started_ms + DUE_WINDOW_MS
+    try:
+        with (
+            versions.locked(crawldb),
+            versions.new_version(crawldb, update_config.keep_backup) as new_dir,
+        ):
+            pattern = versions.require(crawldb)  # read under the lock
+            lists = [
+                io.parts_pattern(FileSystems.join(segment, GENERATE))
+                for segment in segments
+            ]
+            with progress.shown() as board, job.pipeline() as pipeline:
+                if board.live:
+                    board.expect("fetch", sum(map(progress.count_records, lists)))
+                records = []
+                for n, (segment, fetch_list) in enumerate(
+                    zip(segments, lists, strict=True)
+                ):
+                    fetched = (
+                        pipeline
+                        | f"ReadFetchList{n}" >> io.ReadWebPages(fetch_list)
+                        | f"Fetch{n}" >> fetch.Fetch(fetch_config)
+                    )
+                    parsed, for_update = fetched | f"Parse{n}" >> parse.ParseForUpdate(
+                        parse_config
+                    )
+                    _ = fetched | f"WriteFetched{n}" >> io.WriteWebPages(
+                        stages[segment][FETCH]
+                    )
+                    _ = parsed | f"WriteParsed{n}" >> io.WriteWebPages(
+                        stages[segment][PARSE]
+                    )
+                    records.append(for_update)
+                current = (
+                    pipeline
+                    | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+                    | "ShowProgress" >> progress.ShowProgress("updatedb")
+                )
+                _ = (
+                    (current, records | "AllRecords" >> beam.Flatten())
+                    | "UpdateDb" >> UpdateDb(update_config, now_ms())
+                    | "Dedup" >> dedup.Dedup(DedupConfig.from_args())
+                    | "CountDue"
+                    >> beam.Map(
+                        _count_due,
+                        window=(started_ms, due_by_ms),
+                        max_interval_s=max_interval_s,
+                    )
+                    | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+                )
+            for segment, staged in stages.items():
+                install_parts(segment, staged)
+    finally:
+        for staged in stages.values():
+            remove_staged(staged)
+    result = pipeline.result
+    due = counters(result, DUE_NAMESPACE)
+    return RoundCounts(
+        fetched={
+            **counters(result, fetch.STATUS_NAMESPACE),
+            **counters(result, fetch.NAMESPACE),
+            **counters(result, parse.NAMESPACE),
+            **parse.link_counters(result),
+        },
+        updated={
+            **counters(result, updatedb.NAMESPACE),
+            **counters(result, updatedb.STATUS_NAMESPACE),
+        },
+        duplicates=counters(result, dedup.NAMESPACE).get(dedup.MARKED, 0),
+        due_by_ms=due_by_ms,
+        # no counters (a runner that cannot report them): assume some are due
+        may_be_due=due.get("pages", 0) == 0 or due.get("may_be_due", 0) > 0,
+    )
+
+
+_PAGES = Metrics.counter(DUE_NAMESPACE, "pages")
+_MAY_BE_DUE = Metrics.counter(DUE_NAMESPACE, "may_be_due")
+
+
+def _count_due(page: WebPage, window: tuple[int, int], max_interval_s: int) -> WebPage:
+    """Count the page, and whether a generate in ``window`` might select it."""
+    _PAGES.inc()
+    if may_be_due(page, *window, max_interval_s):
+        _MAY_BE_DUE.inc()
+    return page

@@ -1,0 +1,87 @@
+"""Signals sent to this very process: what raises, what waits, what is said."""
+
+import os
+import signal
+
+import pytest
+
+from crawllib.errors import Interrupted
+from pipelines.runtime import interrupts, jobstate
+
+
+def _signal(signum: int) -> None:
+    os.kill(os.getpid(), signum)  # delivered before the next line runs
+
+
+def test_sigterm_raises_interrupted_and_the_handlers_come_back():
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(Interrupted) as raised, interrupts.handled():
+        _signal(signal.SIGTERM)
+    assert raised.value.signum == signal.SIGTERM
+    assert raised.value.exit_code == 143
+    assert isinstance(raised.value, KeyboardInterrupt)
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def _deferred(done: list[str]) -> None:
+    with interrupts.deferred():
+        _signal(signal.SIGINT)
+        done.append("the rest of the block")
+    done.append("not reached")
+
+
+def test_a_deferred_block_runs_whole_and_the_signal_is_raised_after_it():
+    done: list[str] = []
+    with pytest.raises(Interrupted) as raised, interrupts.handled():
+        _deferred(done)
+    assert raised.value.signum == signal.SIGINT
+    assert done == ["the rest of the block"]
+
+
+def _cleaning_up(cleaned: list[bool]) -> None:
+    try:
+        _signal(signal.SIGINT)
+    finally:
+        _signal(signal.SIGTERM)  # ignored: the clean-up goes on
+        cleaned.append(True)
+
+
+def test_a_second_signal_lets_the_clean_up_finish():
+    cleaned: list[bool] = []
+    with pytest.raises(Interrupted), interrupts.handled():
+        _cleaning_up(cleaned)
+    assert cleaned == [True]
+    assert interrupts.received() == signal.SIGINT
+
+
+def test_beam_rebuilds_it_with_the_step_name_and_it_stays_itself():
+    # Beam's DoFnRunner re-raises type(exn)(exn.args[0] + " [while running 'X']",
+    # *exn.args[1:]); anything else would turn Ctrl-C into a RuntimeError
+    first = Interrupted.by(signal.SIGINT)
+    again = type(first)(first.args[0] + " [while running 'Fetch']", *first.args[1:])
+    assert isinstance(again, Interrupted)
+    assert again.signum == signal.SIGINT
+
+
+def _stopped_while_changing() -> None:
+    jobstate.changing("crawl/crawldb", "crawl/crawldb/versions/x", "db same", "db new")
+    jobstate.changing("crawl/segments/1", "crawl/segments/.1", "no seg", "seg new")
+    jobstate.published("crawl/segments/1")
+    raise Interrupted.by(signal.SIGTERM)
+
+
+def test_the_line_names_the_step_the_state_and_the_command():
+    jobstate.begin("crawl", ["--seeds", "my seeds.txt", "crawl", "2"])
+    with pytest.raises(Interrupted), jobstate.step("round 2's generate"):
+        _stopped_while_changing()
+    assert jobstate.writing() == "crawl/crawldb/versions/x"
+    assert jobstate.stopped_line("interrupted by SIGTERM") == (
+        "beamcrawl: crawl in round 2's generate interrupted by SIGTERM: db same, "
+        "seg new; to go on, run it again: beamcrawl crawl --seeds 'my seeds.txt' "
+        "crawl 2"
+    )
+    jobstate.begin("readdb", [])
+    assert jobstate.stopped_line("stopped", "free some space") == (
+        "beamcrawl: readdb stopped: nothing was changed; free some space, then run "
+        "it again: beamcrawl readdb"
+    )
