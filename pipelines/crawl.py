@@ -16,22 +16,41 @@ but for the last round's, which has nothing to run beside.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import resource
 import sys
 import time
-from collections.abc import Sequence
-from typing import Any
+from argparse import Namespace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
 
 from apache_beam.io.filesystems import FileSystems
 
-from crawllib.config import FetcherConfig, ParseConfig
+from crawllib.config import (
+    CrawlConfig,
+    FetcherConfig,
+    GenerateConfig,
+    InjectConfig,
+    LinkDbConfig,
+    ParseConfig,
+    UpdateConfig,
+)
+from crawllib.db.dedup import DedupConfig
+from crawllib.db.invertlinks import check_config as check_linkdb_config
 from crawllib.errors import ConfigError
-from pipelines import dedup, fetch, generate, inject, invertlinks, updatedb
-from pipelines.runtime import jobstate, runners
+from pipelines import dedup, fetch, generate, inject, invertlinks, parse, updatedb
+from pipelines.dedup import DedupRequest
+from pipelines.fetch import FetchRequest
+from pipelines.generate import GenerateRequest
+from pipelines.inject import InjectRequest
+from pipelines.invertlinks import InvertLinksRequest
+from pipelines.runtime import jobstate
 from pipelines.runtime.arguments import add_link_policy_argument
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     describe,
     job_parser,
@@ -40,131 +59,285 @@ from pipelines.runtime.options import (
 )
 from pipelines.runtime.sidejob import SideJob, SideJobFailed, side_job_errors
 from pipelines.transforms import crawlround
+from pipelines.updatedb import UpdateRequest
 
 _LOG = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class CrawlRequest:
+    """``beamcrawl crawl``: seeds, a crawl directory, rounds, and the settings."""
+
+    crawl_dir: str
+    seeds: str
+    rounds: int
+    config: CrawlConfig
+    """The crawl's properties (and a library user's link policy)."""
+    top_n: int | None = None
+    """URLs per round (``--topN``); none: all that are due."""
+    num_fetchers: int = 1
+    """Fetch lists per segment (``--numFetchers``)."""
+    threads: int | None = None
+    """Fetcher threads (``--threads``); none: ``fetcher.threads.fetch``."""
+    separate_jobs: bool = False
+    """Run fetch, updatedb and dedup as separate jobs on a local runner too."""
+    child_flags: tuple[str, ...] = ()
+    """The ``-D`` and ``--conf`` flags that give a step run in a child process
+    (invertlinks beside the loop) the same properties."""
+
+    def __post_init__(self) -> None:
+        if self.rounds < 1:
+            raise ConfigError(f"ROUNDS {self.rounds} is invalid: expected 1 or more")
+
+    @property
+    def crawldb(self) -> str:
+        return FileSystems.join(self.crawl_dir, "crawldb")
+
+    @property
+    def segments_dir(self) -> str:
+        return FileSystems.join(self.crawl_dir, "segments")
+
+    @property
+    def linkdb(self) -> str:
+        return FileSystems.join(self.crawl_dir, "linkdb")
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """Every step's settings, built once from the crawl's properties."""
+
+    inject: InjectConfig
+    generate: GenerateConfig
+    fetch: FetcherConfig
+    parse: ParseConfig
+    update: UpdateConfig
+    linkdb: LinkDbConfig
+    dedup: DedupConfig
+
+    @classmethod
+    def of(cls, request: CrawlRequest, job: Job) -> _Settings:
+        """Raises ConfigError (or CrawlError) for a bad one: before any step."""
+        config = request.config
+        properties = config.properties
+        parse_config = parse.parse_config(properties, job)
+        if config.link_policy is not None:
+            parse_config = dataclasses.replace(
+                parse_config, link_policy=config.link_policy
+            )
+        return cls(
+            inject=config.inject,
+            generate=generate.generate_config(
+                properties, top_n=request.top_n, num_fetchers=request.num_fetchers
+            ),
+            fetch=fetch.fetch_config(
+                properties, threads=request.threads, with_parse=True
+            ),
+            parse=parse_config,
+            update=config.update,
+            linkdb=check_linkdb_config(config.linkdb),
+            dedup=DedupConfig.from_args(),
+        )
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the crawl; 0 when at least the injection succeeded."""
-    job = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
-    args = job.args
-    if args.rounds < 1:
-        raise ConfigError(f"ROUNDS {args.rounds} is invalid: expected 1 or more")
-    ParseConfig.from_properties(job.properties)  # a bad one (link policy) before inject
-    FetcherConfig.from_properties(job.properties)  # no agent name: before inject
-    crawl_dir = args.crawl_dir
-    crawldb = FileSystems.join(crawl_dir, "crawldb")
-    segments = FileSystems.join(crawl_dir, "segments")
-    linkdb = FileSystems.join(crawl_dir, "linkdb")
-    shared = _shared_flags(job)
-    local = runners.is_local(job.pipeline_options())
-    side = SideJob() if local else None
+    cli = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
+    return execute(request(cli), cli)
+
+
+def request(cli: JobArgs) -> CrawlRequest:
+    """The request a parsed ``beamcrawl crawl`` command line makes.
+
+    Raises:
+        ConfigError: ROUNDS below 1.
+    """
+    args = cli.args
+    return CrawlRequest(
+        args.crawl_dir,
+        args.seeds,
+        args.rounds,
+        CrawlConfig.from_properties(cli.properties),
+        top_n=args.topN,
+        num_fetchers=args.numFetchers if args.numFetchers is not None else 1,
+        threads=args.threads,
+        separate_jobs=args.separateJobs,
+        child_flags=tuple(property_flags(cli.args)),
+    )
+
+
+def property_flags(args: Namespace) -> list[str]:
+    """The ``-D`` and ``--conf`` flags of a parsed command line, as given."""
+    flags = [f"-D{define}" for define in args.defines]
+    for conf in args.conf_files:
+        flags += ["--conf", conf]
+    return flags
+
+
+def execute(request: CrawlRequest, job: Job) -> int:
+    """Inject, then the rounds; 0 when at least the injection succeeded.
+
+    On a local runner, invertlinks runs in a child process beside the loop.
+    """
+    settings = _Settings.of(request, job)  # a bad setting: before inject
+    side = SideJob() if job.is_local() else None
     try:
-        return _loop(job, shared, crawldb, segments, linkdb, side)
+        _inject(request, settings, job)
+        _rounds(request, settings, job, side)
     except SideJobFailed as exc:
         print(f"beamcrawl: crawl: {exc}", file=sys.stderr)
         return 1
     finally:
         if side is not None:
             side.finish()
+    return 0
 
 
-def _loop(
-    job: JobArgs,
-    shared: list[str],
-    crawldb: str,
-    segments: str,
-    linkdb: str,
-    side: SideJob | None,
-) -> int:
-    """Inject, then the rounds; invertlinks runs as a side job when ``side``.
-
-    A local run (``side`` given) runs each round's fetch, parse, updatedb
-    and dedup as one pipeline, unless ``--separateJobs``.
-    """
-    args = job.args
-    local = side is not None
+def _inject(request: CrawlRequest, settings: _Settings, job: Job) -> None:
     with jobstate.step("the inject step"):
-        injected = inject.execute(_job(inject.parser(), [crawldb, args.seeds, *shared]))
+        injected = inject.execute(
+            InjectRequest(request.crawldb, request.seeds, settings.inject),
+            job.step("inject"),
+        )
     print(
         f"crawl: injected {injected.get('urls_injected_unique', 0)} urls",
         file=sys.stderr,
     )
+
+
+def _rounds(
+    request: CrawlRequest, settings: _Settings, job: Job, side: SideJob | None
+) -> None:
+    """The rounds, until ROUNDS or until nothing is due."""
     nothing_due_before_ms = 0  # a round's pipeline found no URL due before this
-    for round_number in range(1, args.rounds + 1):
-        started = time.monotonic()
-        steps = _Steps(round_number)
+    for number in range(1, request.rounds + 1):
         if now_ms() < nothing_due_before_ms:
-            print(
-                f"crawl: round {round_number}: nothing to fetch, stopping",
-                file=sys.stderr,
-            )
             _LOG.info("no URL is due: generate not run")
+            print(f"crawl: round {number}: nothing to fetch, stopping", file=sys.stderr)
             break
-        generate_args = [crawldb, segments, *shared]
-        if args.topN is not None:
-            generate_args += ["--topN", str(args.topN)]
-        if args.numFetchers is not None:
-            generate_args += ["--numFetchers", str(args.numFetchers)]
-        written, selected = steps.run("generate", generate, generate_args)
-        if not written:
-            print(
-                f"crawl: round {round_number}: nothing to fetch, stopping",
-                file=sys.stderr,
-            )
+        outcome = _round(number, request, settings, job, side)
+        if outcome is None:
+            print(f"crawl: round {number}: nothing to fetch, stopping", file=sys.stderr)
             break
-        last = round_number == args.rounds
-        if local and not args.separateJobs:
-            counts = steps.run_round(job, crawldb, written, args.threads)
-            fetched, updated = counts.fetched, counts.updated
-            if not counts.may_be_due:
-                nothing_due_before_ms = counts.due_by_ms
-                last = True
-        else:
-            fetched, updated = _separate_jobs(steps, args, crawldb, written, shared)
-        invert_args = [linkdb, *written, *shared]
-        label = f"invertlinks of round {round_number}"
-        if side is None:
-            steps.run("invertlinks", invertlinks, invert_args)
-        else:
-            steps.wait("invertlinks (waiting)", side)
-            if last:  # nothing runs beside it: here, without a child's start-up
-                with side_job_errors(label, "invertlinks"):
-                    steps.run("invertlinks", invertlinks, invert_args)
-            else:
-                side.start(label, ["invertlinks", *invert_args])
-        if not local or args.separateJobs:
-            steps.run("dedup", dedup, [crawldb, *shared])
-        print(
-            _summary(round_number, selected, fetched, updated, started), file=sys.stderr
-        )
-        _LOG.info("round %d steps: %s", round_number, steps)
-        links = {name: n for name, n in fetched.items() if name.startswith("Links/")}
-        if links:
-            _LOG.info("round %d outlinks: %s", round_number, describe(links))
+        nothing_due_before_ms = outcome
     if side is not None:
         side.wait()
         _LOG.info("invertlinks in a child process: %.1f s", side.seconds)
-    return 0
 
 
-def _separate_jobs(
+def _round(
+    number: int,
+    request: CrawlRequest,
+    settings: _Settings,
+    job: Job,
+    side: SideJob | None,
+) -> int | None:
+    """One round: generate, fetch and parse, updatedb, invertlinks, dedup.
+
+    Returns None when generate selected nothing, else the time before which
+    no URL is due (0: some may be due at once).
+    """
+    started = time.monotonic()
+    steps = _Steps(number)
+    written, selected = steps.timed(
+        "generate",
+        generate.execute,
+        GenerateRequest(request.crawldb, request.segments_dir, settings.generate),
+        job.step("generate"),
+    )
+    if not written:
+        return None
+    due_before_ms = 0
+    last = number == request.rounds
+    if side is not None and not request.separate_jobs:
+        counts = steps.timed(
+            "fetch+parse+updatedb+dedup",
+            crawlround.execute,
+            _round_request(request, settings, written),
+            job,
+        )
+        fetched, updated = counts.fetched, counts.updated
+        if not counts.may_be_due:
+            due_before_ms, last = counts.due_by_ms, True
+    else:
+        fetched, updated = _fetch_and_update(steps, request, settings, written, job)
+    _invert_links(steps, number, request, settings, written, job, side, last)
+    if side is None or request.separate_jobs:
+        steps.timed(
+            "dedup",
+            dedup.execute,
+            DedupRequest(request.crawldb, settings.dedup, settings.update.keep_backup),
+            job.step("dedup"),
+        )
+    print(_summary(number, selected, fetched, updated, started), file=sys.stderr)
+    _LOG.info("round %d steps: %s", number, steps)
+    links = {name: n for name, n in fetched.items() if name.startswith("Links/")}
+    if links:
+        _LOG.info("round %d outlinks: %s", number, describe(links))
+    return due_before_ms
+
+
+def _round_request(
+    request: CrawlRequest, settings: _Settings, written: list[str]
+) -> crawlround.RoundRequest:
+    return crawlround.RoundRequest(
+        request.crawldb,
+        tuple(written),
+        settings.fetch,
+        settings.parse,
+        settings.update,
+        settings.generate.max_interval_s,
+    )
+
+
+def _fetch_and_update(
     steps: _Steps,
-    args: Any,
-    crawldb: str,
+    request: CrawlRequest,
+    settings: _Settings,
     written: list[str],
-    shared: list[str],
+    job: Job,
 ) -> tuple[dict[str, int], dict[str, int]]:
-    """Fetch --parse of each segment, then updatedb: the fetch and update counters."""
+    """Fetch and parse each segment, then updatedb: the fetch and update counters."""
     fetched: dict[str, int] = {}
     for segment in written:
-        fetch_args = [segment, "--parse", *shared]
-        if args.threads is not None:
-            fetch_args += ["--threads", str(args.threads)]
-        for name, count in steps.run("fetch", fetch, fetch_args).items():
+        fetch_request = FetchRequest(segment, settings.fetch, settings.parse)
+        for name, count in steps.timed(
+            "fetch", fetch.execute, fetch_request, job.step("fetch")
+        ).items():
             fetched[name] = fetched.get(name, 0) + count
-    updated = steps.run("updatedb", updatedb, [crawldb, *written, *shared])
+    update_request = UpdateRequest(request.crawldb, tuple(written), settings.update)
+    updated = steps.timed(
+        "updatedb", updatedb.execute, update_request, job.step("updatedb")
+    )
     return fetched, updated
+
+
+def _invert_links(
+    steps: _Steps,
+    number: int,
+    request: CrawlRequest,
+    settings: _Settings,
+    written: list[str],
+    job: Job,
+    side: SideJob | None,
+    last: bool,
+) -> None:
+    """Invertlinks of the round: here, or in a child process beside the loop.
+
+    A child is not worth its start-up for the last round, which has nothing
+    to run beside it.
+    """
+    invert = InvertLinksRequest(request.linkdb, tuple(written), settings.linkdb)
+    label, here = f"invertlinks of round {number}", job.step("invertlinks")
+    if side is None:
+        steps.timed("invertlinks", invertlinks.execute, invert, here)
+        return
+    steps.wait("invertlinks (waiting)", side)
+    if last:
+        with side_job_errors(label, "invertlinks"):
+            steps.timed("invertlinks", invertlinks.execute, invert, here)
+    else:
+        argv = [request.linkdb, *written, *request.child_flags, *job.beam_flags]
+        side.start(label, ["invertlinks", *argv])
 
 
 def _summary(
@@ -186,6 +359,10 @@ def _summary(
     )
 
 
+_R = TypeVar("_R")
+_Q = TypeVar("_Q")
+
+
 class _Steps:
     """Runs a round's jobs and keeps their wall and CPU times, for the log.
 
@@ -197,31 +374,19 @@ class _Steps:
         self.seconds: dict[str, tuple[float, float]] = {}
         self._round = round_number
 
-    def run(self, name: str, module: Any, argv: list[str]) -> Any:
-        """``module.execute`` on ``argv`` parsed by ``module.parser()``."""
+    def timed(
+        self, name: str, execute: Callable[[_Q, Job], _R], request: _Q, job: Job
+    ) -> _R:
+        """``execute(request, job)``, timed as step ``name``."""
         started, cpu_started = time.monotonic(), _cpu_s()
         try:
             with jobstate.step(f"round {self._round}'s {name}"):
-                return module.execute(_job(module.parser(), argv))
+                return execute(request, job)
         finally:
             wall, cpu = self.seconds.get(name, (0.0, 0.0))
             self.seconds[name] = (
                 wall + time.monotonic() - started,
                 cpu + _cpu_s() - cpu_started,
-            )
-
-    def run_round(
-        self, job: JobArgs, crawldb: str, segments: list[str], threads: int | None
-    ) -> crawlround.RoundCounts:
-        """The round's fetch, parse, updatedb and dedup as one pipeline."""
-        started, cpu_started = time.monotonic(), _cpu_s()
-        try:
-            with jobstate.step(f"round {self._round}'s fetch+parse+updatedb+dedup"):
-                return crawlround.execute(job, crawldb, segments, threads)
-        finally:
-            self.seconds["fetch+parse+updatedb+dedup"] = (
-                time.monotonic() - started,
-                _cpu_s() - cpu_started,
             )
 
     def wait(self, name: str, side: SideJob) -> None:
@@ -244,18 +409,6 @@ def _cpu_s() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def _shared_flags(job: JobArgs) -> list[str]:
-    """The -D, --conf and Beam flags every step gets."""
-    flags = [f"-D{define}" for define in job.args.defines]
-    for conf in job.args.conf_files:
-        flags += ["--conf", conf]
-    return flags + list(job.beam_flags)
-
-
-def _job(parser: ArgumentParser, argv: list[str]) -> JobArgs:
-    return parse_job_args(parser, argv)
 
 
 def _parser() -> ArgumentParser:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import apache_beam as beam
@@ -27,6 +28,7 @@ from crawllib.status import CrawlStatus
 from crawllib.webpage import WebPage
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     counters,
     job_parser,
@@ -115,31 +117,50 @@ class _MarkFn(beam.DoFn):
                 yield page
 
 
+@dataclass(frozen=True)
+class DedupRequest:
+    """``beamcrawl dedup``: which crawldb, compared how."""
+
+    crawldb: str
+    config: DedupConfig
+    keep_backup: bool = True
+    """Keep the version before as ``old`` (``db.preserve.backup``)."""
+    force: bool = False
+    """Override an existing crawldb lock."""
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl dedup CRAWLDB``: mark duplicates, print how many."""
-    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    marked = execute(job).get(MARKED, 0)
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    marked = execute(request(cli), cli).get(MARKED, 0)
     print(f"Deduplication: {marked} documents marked as duplicates", file=sys.stderr)
     return 0
 
 
-def execute(job: JobArgs) -> dict[str, int]:
-    """Run the dedup job for parsed arguments; returns its counters."""
-    config = DedupConfig.from_args(job.args.group, job.args.compareOrder)
-    keep_backup = UpdateConfig.from_properties(job.properties).keep_backup
-    crawldb = job.args.crawldb
+def request(cli: JobArgs) -> DedupRequest:
+    """The request a parsed ``beamcrawl dedup`` command line makes."""
+    args = cli.args
+    return DedupRequest(
+        args.crawldb,
+        DedupConfig.from_args(args.group, args.compareOrder),
+        keep_backup=UpdateConfig.from_properties(cli.properties).keep_backup,
+        force=args.force,
+    )
+
+
+def execute(request: DedupRequest, job: Job) -> dict[str, int]:
+    """Mark the duplicates in the request's crawldb; returns the counters."""
+    crawldb = request.crawldb
     versions.require(crawldb)  # no crawldb: one line before the lock
     with (
-        versions.locked(crawldb, force=job.args.force),
-        versions.new_version(crawldb, keep_backup) as new_dir,
+        versions.locked(crawldb, force=request.force),
+        versions.new_version(crawldb, request.keep_backup) as new_dir,
     ):
-        result = _dedup(job, config, versions.require(crawldb), new_dir)
+        result = _dedup(job, request.config, versions.require(crawldb), new_dir)
     return counters(result, NAMESPACE)
 
 
-def _dedup(
-    job: JobArgs, config: DedupConfig, pattern: str, new_dir: str
-) -> PipelineResult:
+def _dedup(job: Job, config: DedupConfig, pattern: str, new_dir: str) -> PipelineResult:
     with job.pipeline() as pipeline:
         _ = (
             pipeline

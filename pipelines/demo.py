@@ -33,6 +33,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from crawllib.config import CrawlConfig
+from crawllib.config.properties import parse_define
 from crawllib.errors import ConfigError
 from crawllib.status import CrawlStatus, crawl_status_label
 from crawllib.terminal import printable
@@ -40,7 +42,7 @@ from crawllib.webpage import WebPage
 from pipelines import crawl, readdb
 from pipelines.runtime import runners
 from pipelines.runtime.arguments import add_link_policy_argument
-from pipelines.runtime.options import job_parser, parse_job_args
+from pipelines.runtime.options import JobArgs, job_parser, parse_job_args
 from pipelines.storage import io, versions
 from pipelines.storage.segments import list_segments
 
@@ -163,14 +165,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         seeds = f"{crawl_dir}/seeds.txt"
         with open(seeds, "w", encoding="utf-8") as handle:
             handle.write(site.url("main") + "/\n")
-        flags = [f"-D{p}" for p in DEMO_PROPERTIES]
-        flags += [f"-D{d}" for d in job.args.defines] + list(job.beam_flags)
-        for conf in job.args.conf_files:
-            flags += ["--conf", conf]
         print(
             f"demo: serving {site.url('main')} and {site.url('blog')}", file=sys.stderr
         )
-        crawl.run(["--seeds", seeds, crawl_dir, str(job.args.rounds), *flags])
+        crawl.execute(_crawl_request(job, crawl_dir, seeds), job)
     finally:
         site.stop()
     print(f"demo: crawl directory {printable(crawl_dir)}", file=sys.stderr)
@@ -218,6 +216,22 @@ def crawled(crawldb: str) -> list[tuple[str, str, str]]:
                 title = printable(page["title"] or "")
                 rows.append((printable(page["url"]), status, title))
     return sorted(rows)
+
+
+def _crawl_request(cli: JobArgs, crawl_dir: str, seeds: str) -> crawl.CrawlRequest:
+    """The crawl of the sample site: the demo's properties under the user's -D."""
+    demo = dict(parse_define(define) for define in DEMO_PROPERTIES)
+    user = dict(parse_define(define) for define in cli.args.defines)
+    return crawl.CrawlRequest(
+        crawl_dir,
+        seeds,
+        cli.args.rounds,
+        CrawlConfig.from_properties(cli.properties.with_values({**demo, **user})),
+        child_flags=(
+            *(f"-D{define}" for define in DEMO_PROPERTIES),
+            *crawl.property_flags(cli.args),
+        ),
+    )
 
 
 def _db_status(code: int) -> str:

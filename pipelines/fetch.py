@@ -15,13 +15,20 @@ import dataclasses
 import logging
 import sys
 from collections.abc import Iterable, Iterator, Sequence, Sized
+from dataclasses import dataclass
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 
-from crawllib.config import CrawlConfig, FetcherConfig, step_config
+from crawllib.config import (
+    CrawlConfig,
+    FetcherConfig,
+    ParseConfig,
+    Properties,
+    step_config,
+)
 from crawllib.db.generate import PARTITION_MARKER
 from crawllib.errors import CrawlError
 from crawllib.fetch.fetch import Fetcher
@@ -36,6 +43,7 @@ from pipelines.runtime import progress
 from pipelines.runtime.arguments import add_link_policy_argument
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     counters,
     describe,
@@ -120,19 +128,54 @@ class _FetchFn(beam.DoFn):
         self._protocols.close()
 
 
+@dataclass(frozen=True)
+class FetchRequest:
+    """``beamcrawl fetch``: which segment, how to fetch it, and whether to parse."""
+
+    segment: str
+    config: FetcherConfig
+    parse: ParseConfig | None = None
+    """Parse the fetched pages too (``--parse``), with these settings."""
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl fetch SEGMENT``: write ``SEGMENT/fetch``; print a summary."""
-    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(job)
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(request(cli), cli)
     print(f"Fetcher: {describe(values)}", file=sys.stderr)
     return 0
 
 
-def execute(job: JobArgs) -> dict[str, int]:
-    """Run the fetch job (and the parse with --parse); returns the counters."""
-    config = _config(job)
-    segment = job.args.segment
-    parse_config = parse.parse_config(job) if config.parse else None
+def request(cli: JobArgs) -> FetchRequest:
+    """The request a parsed ``beamcrawl fetch`` command line makes."""
+    config = fetch_config(
+        cli.properties, threads=cli.args.threads, with_parse=cli.args.parse
+    )
+    parse_config = parse.parse_config(cli.properties, cli) if config.parse else None
+    return FetchRequest(cli.args.segment, config, parse_config)
+
+
+def fetch_config(
+    properties: Properties, *, threads: int | None = None, with_parse: bool = False
+) -> FetcherConfig:
+    """The fetcher's settings: the properties, with the command line's choices.
+
+    Raises:
+        CrawlError: no agent name, or ``threads`` below 1.
+    """
+    config = FetcherConfig.from_properties(properties)
+    if with_parse:
+        config = dataclasses.replace(config, parse=True)
+    if threads is not None:
+        if threads <= 0:
+            raise CrawlError(f"--threads {threads} is invalid: expected 1 or more")
+        config = dataclasses.replace(config, threads=threads)
+    return config
+
+
+def execute(request: FetchRequest, job: Job) -> dict[str, int]:
+    """Fetch the request's segment (and parse it); returns the counters."""
+    config, segment, parse_config = request.config, request.segment, request.parse
     stages = staged_parts(segment, (FETCH, PARSE) if parse_config else (FETCH,))
     fetch_list = io.parts_pattern(FileSystems.join(segment, GENERATE))
     try:
@@ -172,19 +215,6 @@ def parser() -> ArgumentParser:
     )
     add_link_policy_argument(parser)
     return parser
-
-
-def _config(job: JobArgs) -> FetcherConfig:
-    config = FetcherConfig.from_properties(job.properties)
-    if job.args.parse:
-        config = dataclasses.replace(config, parse=True)
-    if job.args.threads is not None:
-        if job.args.threads <= 0:
-            raise CrawlError(
-                f"--threads {job.args.threads} is invalid: expected 1 or more"
-            )
-        config = dataclasses.replace(config, threads=job.args.threads)
-    return config
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import logging
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -22,7 +23,7 @@ from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import AsDict, PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 
-from crawllib.config import CrawlConfig, GenerateConfig, step_config
+from crawllib.config import CrawlConfig, GenerateConfig, Properties, step_config
 from crawllib.db.generate import (
     Selector,
     Skip,
@@ -36,6 +37,7 @@ from crawllib.webpage import WebPage
 from pipelines.runtime import progress
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     clock_ms,
     counters,
@@ -225,10 +227,23 @@ NOTHING_SELECTED = 1
 """Exit status when nothing was selected (Nutch's generate returns 1 too)."""
 
 
+@dataclass(frozen=True)
+class GenerateRequest:
+    """``beamcrawl generate``: which crawldb, where the segments go, and how."""
+
+    crawldb: str
+    segments_dir: str
+    config: GenerateConfig
+    add_days: int = 0
+    """Days added to the current time: select what is due by then."""
+    force: bool = False
+    """Override an existing crawldb lock."""
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl generate``: print the new segment paths; exit 1 if none."""
-    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    written, values = execute(job)
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    written, values = execute(request(cli), cli)
     print(f"Generator: {describe(values)}", file=sys.stderr)
     if not written:
         print(
@@ -240,15 +255,56 @@ def run(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def execute(job: JobArgs) -> tuple[list[str], dict[str, int]]:
+def request(cli: JobArgs) -> GenerateRequest:
+    """The request a parsed ``beamcrawl generate`` command line makes."""
+    args = cli.args
+    config = generate_config(
+        cli.properties,
+        top_n=args.topN,
+        num_fetchers=args.numFetchers,
+        max_num_segments=args.maxNumSegments,
+        filter_urls=not args.noFilter,
+        normalize=not args.noNorm,
+    )
+    return GenerateRequest(
+        args.crawldb, args.segments, config, add_days=args.adddays, force=args.force
+    )
+
+
+def generate_config(
+    properties: Properties,
+    *,
+    top_n: int | None = None,
+    num_fetchers: int = 1,
+    max_num_segments: int = 1,
+    filter_urls: bool = True,
+    normalize: bool = True,
+) -> GenerateConfig:
+    """Generate's settings: the properties, with the command line's choices.
+
+    Raises:
+        ConfigError: a value out of range.
+    """
+    config = GenerateConfig.from_properties(properties)
+    return dataclasses.replace(
+        config,
+        filter_urls=config.filter_urls and filter_urls,
+        normalize=config.normalize and normalize,
+        top_n=top_n,
+        num_fetchers=num_fetchers,
+        max_num_segments=max_num_segments,
+    ).check()
+
+
+def execute(request: GenerateRequest, job: Job) -> tuple[list[str], dict[str, int]]:
     """Run the generate job; returns the segments written and the counters."""
-    config = _config(job)
+    config = request.config
     Selector(config, 0)  # a bad rule file or property fails here, not on a worker
-    crawldb, segments_dir = job.args.crawldb, job.args.segments
+    crawldb, segments_dir = request.crawldb, request.segments_dir
     versions.require(crawldb)  # no crawldb: one line before the lock
     generate_ms = config.fixed_time_ms or now_ms()
-    cur_time_ms = generate_ms + job.args.adddays * 86_400_000
-    with versions.locked(crawldb, force=job.args.force):
+    cur_time_ms = generate_ms + request.add_days * 86_400_000
+    with versions.locked(crawldb, force=request.force):
         pattern = versions.require(crawldb)  # read under the lock
         names = segment_names(segments_dir, generate_ms, config.max_num_segments)
         stages = [staging_dir(segments_dir, name) for name in names]
@@ -267,7 +323,7 @@ def execute(job: JobArgs) -> tuple[list[str], dict[str, int]]:
 
 
 def _run_ranked(
-    job: JobArgs,
+    job: Job,
     config: GenerateConfig,
     pattern: str,
     cur_time_ms: int,
@@ -291,7 +347,7 @@ def _run_ranked(
 
 
 def _run_once(
-    job: JobArgs,
+    job: Job,
     config: GenerateConfig,
     pattern: str,
     times: tuple[int, int],
@@ -343,19 +399,6 @@ def parser() -> ArgumentParser:
     parser.add_argument("--noNorm", action="store_true", help="no URL normalizers")
     parser.add_argument("--force", action="store_true", help="override a lock")
     return parser
-
-
-def _config(job: JobArgs) -> GenerateConfig:
-    config = GenerateConfig.from_properties(job.properties)
-    args = job.args
-    return dataclasses.replace(
-        config,
-        filter_urls=config.filter_urls and not args.noFilter,
-        normalize=config.normalize and not args.noNorm,
-        top_n=args.topN,
-        num_fetchers=args.numFetchers,
-        max_num_segments=args.maxNumSegments,
-    ).check()
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -43,6 +44,7 @@ from crawllib.webpage import WebPage
 from pipelines.runtime import progress
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     add_segment_arguments,
     counters,
@@ -178,49 +180,84 @@ def read_actions(directory: str) -> Iterator[Action]:
                     yield indexformats.read_action_line(raw)
 
 
+@dataclass(frozen=True)
+class IndexRequest:
+    """``beamcrawl index``: which segments into which index, in which format."""
+
+    index_dir: str
+    crawldb: str
+    segments: tuple[str, ...]
+    config: IndexConfig
+    segment_dirs: tuple[str, ...] = ()
+    """Directories whose every parsed segment is indexed too (``--dir``)."""
+    linkdb: str | None = None
+    """Anchors from this linkdb."""
+    format: str = TANTIVY
+    """``tantivy`` (an index on this machine), ``solr`` or ``elasticsearch``."""
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl index``: index the segments; print a one-line summary."""
-    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(job)
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    index_request = request(cli)
+    values = execute(index_request, cli)
     print(f"Indexer: {describe(values)}", file=sys.stderr)
-    if job.args.format == TANTIVY:
-        count = searchindex.document_count(job.args.index_dir)
-        where = printable(job.args.index_dir)
+    if index_request.format == TANTIVY:
+        count = searchindex.document_count(index_request.index_dir)
+        where = printable(index_request.index_dir)
         print(f"Indexer: {count} documents in {where}", file=sys.stderr)
     return 0
 
 
-def execute(job: JobArgs) -> dict[str, int]:
-    """Run the index job for parsed arguments; returns its counters."""
-    config = IndexConfig.from_properties(job.properties)
-    if job.args.deleteGone:
+def request(cli: JobArgs) -> IndexRequest:
+    """The request a parsed ``beamcrawl index`` command line makes."""
+    args = cli.args
+    config = IndexConfig.from_properties(cli.properties)
+    if args.deleteGone:
         config = dataclasses.replace(config, delete=True)
-    fmt, index_dir = job.args.format, job.args.index_dir
+    return IndexRequest(
+        args.index_dir,
+        args.crawldb,
+        tuple(args.segments),
+        config,
+        segment_dirs=tuple(args.dir),
+        linkdb=args.linkdb,
+        format=args.format,
+    )
+
+
+def execute(request: IndexRequest, job: Job) -> dict[str, int]:
+    """Index the request's segments; returns the job's counters."""
+    config, fmt, index_dir = request.config, request.format, request.index_dir
     _check_target(fmt, index_dir)
-    crawldb = versions.require(job.args.crawldb)
-    linkdb = _linkdb(job.args.linkdb)
-    sources = part_dirs(job.args.segments, job.args.dir, PARSE, "index")
+    crawldb = versions.require(request.crawldb)
+    linkdb = _linkdb(request.linkdb)
+    sources = part_dirs(
+        list(request.segments), list(request.segment_dirs), PARSE, "index"
+    )
     for source in sources:
         io.check_parts(io.parts_pattern(source))
+    stores = (crawldb, sources, linkdb)
     if fmt != TANTIVY:
         with io.new_output(index_dir):
-            result = _index(job, config, crawldb, sources, linkdb, index_dir)
+            result = _index(job, config, fmt, stores, index_dir)
         return counters(result, NAMESPACE)
     temp = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
     with io.scratch(temp) as staging:
-        result = _index(job, config, crawldb, sources, linkdb, staging)
+        result = _index(job, config, fmt, stores, staging)
         searchindex.apply_actions(index_dir, read_actions(staging))
     return counters(result, NAMESPACE)
 
 
 def _index(
-    job: JobArgs,
+    job: Job,
     config: IndexConfig,
-    crawldb: str,
-    sources: list[str],
-    linkdb: str | None,
+    fmt: str,
+    stores: tuple[str, list[str], str | None],
     out_dir: str,
 ) -> PipelineResult:
+    """Index (crawldb, parsed segments, linkdb) into ``out_dir``'s part files."""
+    crawldb, sources, linkdb = stores
     with progress.shown(), job.pipeline() as pipeline:
         db = (
             pipeline
@@ -238,8 +275,7 @@ def _index(
         _ = (
             inputs
             | "IndexPages" >> IndexPages(config)
-            | "WriteIndex"
-            >> WriteIndexFiles(out_dir, job.args.format, config.elastic_index)
+            | "WriteIndex" >> WriteIndexFiles(out_dir, fmt, config.elastic_index)
         )
     return pipeline.result
 

@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 import apache_beam as beam
 from apache_beam.coders import BytesCoder
@@ -29,6 +30,7 @@ from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.webpage import WebPage, latest
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     clock_ms,
     counters,
@@ -282,29 +284,55 @@ def list_seed_files(path: str) -> list[str]:
     return files
 
 
+@dataclass(frozen=True)
+class InjectRequest:
+    """``beamcrawl inject``: what to inject where, and how."""
+
+    crawldb: str
+    seeds: str
+    """A seed file, or a directory of seed files."""
+    config: InjectConfig
+    force: bool = False
+    """Override an existing crawldb lock."""
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl inject CRAWLDB SEEDS``: inject, then print a one-line summary."""
-    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(job)
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(request(cli), cli)
     new_urls = values.get("urls_injected_unique", 0) - values.get("urls_merged", 0)
     print(f"Injector: {describe(values)}; new urls: {new_urls}", file=sys.stderr)
     return 0
 
 
-def execute(job: JobArgs) -> dict[str, int]:
-    """Run the inject job for parsed arguments; returns its counters."""
-    config = _config(job)
-    files = list_seed_files(job.args.seeds)
+def request(cli: JobArgs) -> InjectRequest:
+    """The request a parsed ``beamcrawl inject`` command line makes."""
+    config = InjectConfig.from_properties(cli.properties)
+    args = cli.args
+    config = dataclasses.replace(
+        config,
+        overwrite=config.overwrite or args.overwrite,
+        update=config.update or args.update,
+        normalize=not args.noNormalize,
+        filter_urls=not args.noFilter,
+        filter_normalize_all=config.filter_normalize_all or args.filterNormalizeAll,
+    )
+    return InjectRequest(args.crawldb, args.seeds, config, force=args.force)
+
+
+def execute(request: InjectRequest, job: Job) -> dict[str, int]:
+    """Inject the request's seeds into its crawldb; returns the job's counters."""
+    config = request.config
+    files = list_seed_files(request.seeds)
     UrlCleaner(config.urls, "inject")  # a bad rule file fails here, not on a worker
-    crawldb = job.args.crawldb
     started_ms = config.fixed_time_ms or now_ms()
-    with versions.locked(crawldb, force=job.args.force):
-        result = _inject(job, config, files, crawldb, started_ms)
+    with versions.locked(request.crawldb, force=request.force):
+        result = _inject(job, config, files, request.crawldb, started_ms)
     return counters(result, NAMESPACE)
 
 
 def _inject(
-    job: JobArgs, config: InjectConfig, files: list[str], crawldb: str, started_ms: int
+    job: Job, config: InjectConfig, files: list[str], crawldb: str, started_ms: int
 ) -> PipelineResult:
     existing = versions.current_version(crawldb)
     with (
@@ -340,19 +368,6 @@ def parser() -> ArgumentParser:
     for flag, help_ in flags.items():
         parser.add_argument(flag, action="store_true", help=help_)
     return parser
-
-
-def _config(job: JobArgs) -> InjectConfig:
-    config = InjectConfig.from_properties(job.properties)
-    args = job.args
-    return dataclasses.replace(
-        config,
-        overwrite=config.overwrite or args.overwrite,
-        update=config.update or args.update,
-        normalize=not args.noNormalize,
-        filter_urls=not args.noFilter,
-        filter_normalize_all=config.filter_normalize_all or args.filterNormalizeAll,
-    )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import dataclasses
 import logging
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 import apache_beam as beam
 from apache_beam.io.avroio import ReadAllFromAvro
@@ -33,6 +34,7 @@ from crawllib.db.invertlinks import Inlink, InlinkSet, LinkInverter, LinkSkip
 from crawllib.webpage import WebPage
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     add_segment_arguments,
     counters,
@@ -153,30 +155,62 @@ class _ToPageFn(beam.DoFn):
             yield linkdb.linkdb_page(target, inlinks)
 
 
+@dataclass(frozen=True)
+class InvertLinksRequest:
+    """``beamcrawl invertlinks``: which segments' links into which linkdb."""
+
+    linkdb: str
+    segments: tuple[str, ...]
+    config: LinkDbConfig
+    segment_dirs: tuple[str, ...] = ()
+    """Directories whose every parsed segment is read too (``--dir``)."""
+    force: bool = False
+    """Override an existing linkdb lock."""
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl invertlinks``: update the linkdb; print a one-line summary."""
-    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(job)
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(request(cli), cli)
     print(f"LinkDb: {describe(values)}", file=sys.stderr)
     return 0
 
 
-def execute(job: JobArgs) -> dict[str, int]:
-    """Run the invertlinks job for parsed arguments; returns its counters.
+def request(cli: JobArgs) -> InvertLinksRequest:
+    """The request a parsed ``beamcrawl invertlinks`` command line makes."""
+    args = cli.args
+    config = dataclasses.replace(
+        LinkDbConfig.from_properties(cli.properties),
+        normalize=not args.noNormalize,
+        filter_urls=not args.noFilter,
+    )
+    return InvertLinksRequest(
+        args.linkdb,
+        tuple(args.segments),
+        linkdb.check_config(config),
+        segment_dirs=tuple(args.dir),
+        force=args.force,
+    )
+
+
+def execute(request: InvertLinksRequest, job: Job) -> dict[str, int]:
+    """Invert the request's segments' links into its linkdb; returns the counters.
 
     With both ``linkdb.ignore.internal.links`` and
     ``linkdb.ignore.external.links`` there is nothing to do: the linkdb is
     left alone and no counters come back, as Nutch exits early.
     """
-    config = _config(job)
+    config = request.config
     if config.ignore_internal and config.ignore_external:
         _LOG.warning("internal and external links are ignored: nothing to do")
         return {}
-    sources = part_dirs(job.args.segments, job.args.dir, PARSE, "invertlinks")
+    sources = part_dirs(
+        list(request.segments), list(request.segment_dirs), PARSE, "invertlinks"
+    )
     LinkInverter(config)  # a bad rule file fails here, not on a worker
-    target = job.args.linkdb
+    target = request.linkdb
     with (
-        versions.locked(target, force=job.args.force),
+        versions.locked(target, force=request.force),
         versions.new_version(target, keep_backup=False) as new_dir,
     ):
         result = _invert(job, config, sources, target, new_dir)
@@ -184,7 +218,7 @@ def execute(job: JobArgs) -> dict[str, int]:
 
 
 def _invert(
-    job: JobArgs, config: LinkDbConfig, sources: list[str], target: str, new_dir: str
+    job: Job, config: LinkDbConfig, sources: list[str], target: str, new_dir: str
 ) -> PipelineResult:
     existing = versions.current_version(target)
     for source in sources:
@@ -216,17 +250,6 @@ def parser() -> ArgumentParser:
     parser.add_argument("--noFilter", action="store_true", help="no URL filters")
     parser.add_argument("--force", action="store_true", help="override a lock")
     return parser
-
-
-def _config(job: JobArgs) -> LinkDbConfig:
-    config = LinkDbConfig.from_properties(job.properties)
-    return linkdb.check_config(
-        dataclasses.replace(
-            config,
-            normalize=not job.args.noNormalize,
-            filter_urls=not job.args.noFilter,
-        )
-    )
 
 
 if __name__ == "__main__":

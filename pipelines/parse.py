@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import apache_beam as beam
@@ -24,7 +25,7 @@ from apache_beam.runners.runner import PipelineResult
 from apache_beam.transforms.window import GlobalWindows
 from apache_beam.utils.windowed_value import WindowedValue
 
-from crawllib.config import CrawlConfig, ParseConfig, step_config
+from crawllib.config import CrawlConfig, ParseConfig, Properties, step_config
 from crawllib.errors import CrawlError
 from crawllib.parse.parse import PageParser, Skip, skip_reason
 from crawllib.parse.pool import (
@@ -35,10 +36,10 @@ from crawllib.parse.pool import (
 )
 from crawllib.status import Mark, ParseMajor
 from crawllib.webpage import WebPage
-from pipelines.runtime import runners
 from pipelines.runtime.arguments import add_link_policy_argument
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     counters,
     describe,
@@ -257,33 +258,57 @@ def _parsed_before(page: WebPage) -> bool:
     return bool(page["markers"].get(Mark.PARSE.value))
 
 
-def parse_config(job: JobArgs) -> ParseConfig:
+def parse_config(properties: Properties, job: Job) -> ParseConfig:
     """The job's parse settings; ``parser.processes`` -1 chosen for its runner.
 
     On a local runner the pages are parsed in one worker process per core
     (none on a single core); elsewhere the runner's workers are the
     parallelism and pages are parsed in their own threads.
     """
-    config = ParseConfig.from_properties(job.properties)
+    config = ParseConfig.from_properties(properties)
     if config.processes >= 0:
         return config
     cores = len(os.sched_getaffinity(0))
-    local = runners.is_local(job.pipeline_options())
+    local = job.is_local()
     return dataclasses.replace(config, processes=cores if local and cores > 1 else 0)
+
+
+@dataclass(frozen=True)
+class ParseRequest:
+    """``beamcrawl parse``: which segment, with which settings."""
+
+    segment: str
+    config: ParseConfig
+    resume: bool = False
+    """Keep the pages an earlier, interrupted parse of the segment wrote."""
+    force: bool = False
+    """With ``resume``: parse every page again."""
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl parse SEGMENT``: write ``SEGMENT/parse``; print a summary."""
-    parser = _parser()
-    job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
-    config = parse_config(job)
+    cli = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(request(cli), cli)
+    print(f"Parser: {describe(values)}", file=sys.stderr)
+    return 0
+
+
+def request(cli: JobArgs) -> ParseRequest:
+    """The request a parsed ``beamcrawl parse`` command line makes."""
+    args = cli.args
+    config = parse_config(cli.properties, cli)
+    return ParseRequest(args.segment, config, resume=args.resume, force=args.force)
+
+
+def execute(request: ParseRequest, job: Job) -> dict[str, int]:
+    """Parse the request's segment into ``SEGMENT/parse``; returns the counters."""
+    config, segment = request.config, request.segment
     PageParser(config).close()  # a bad rule file fails here, not on a worker
-    segment, args = job.args.segment, job.args
     source = FileSystems.join(segment, FETCH)
     if not io.has_parts(source):
         raise CrawlError(f"segment {segment} is not fetched (no {source})")
     target = FileSystems.join(segment, PARSE)
-    resume = args.resume and io.has_parts(target)
+    resume = request.resume and io.has_parts(target)
     staging = staged_part(segment, PARSE)
     io.remove_dir(staging)
     try:
@@ -295,21 +320,19 @@ def run(argv: Sequence[str] | None = None) -> int:
                 earlier = pipeline | "ReadParsed" >> io.ReadWebPages(
                     io.parts_pattern(target)
                 )
-                parsed = _resume(fetched, earlier, config, args.force)
+                parsed = _resume(fetched, earlier, config, request.force)
             else:
-                parsed = fetched | "Parse" >> _ParseForPart(config, args.force)
+                parsed = fetched | "Parse" >> _ParseForPart(config, request.force)
             _ = parsed | "WriteParsed" >> io.WriteWebPages(staging)
         install_parts(segment, {PARSE: staging})
     finally:
         io.remove_dir(staging)
     result = pipeline.result
-    values = {
+    return {
         **counters(result, NAMESPACE),
         **counters(result, SKIP_NAMESPACE),
         **link_counters(result),
     }
-    print(f"Parser: {describe(values)}", file=sys.stderr)
-    return 0
 
 
 def link_counters(result: PipelineResult) -> dict[str, int]:

@@ -16,6 +16,7 @@ import dataclasses
 import logging
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import apache_beam as beam
@@ -36,6 +37,7 @@ from crawllib.webpage import WebPage, latest
 from pipelines.inject import ReadSeeds, list_seed_files
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     clock_ms,
     counters,
@@ -256,39 +258,81 @@ def _host_line(host_zone: tuple[str, int]) -> str:
     return f"{host}\t{ZONE_KEY}={Zone(zone).label}"
 
 
+_NO_SOURCE = "beamcrawl sitemap: give --sitemapUrls DIR or --fromRobots"
+
+
+@dataclass(frozen=True)
+class SitemapRequest:
+    """``beamcrawl sitemap``: which sitemaps into which crawldb, and how."""
+
+    crawldb: str
+    config: SitemapConfig
+    sitemap_urls: str | None = None
+    """A file or directory of sitemap URLs or host names, one a line."""
+    from_robots: bool = False
+    """Read the sitemaps the robots.txt of the crawldb's hosts list."""
+    force: bool = False
+    """Override an existing crawldb lock."""
+
+    def __post_init__(self) -> None:
+        if not self.sitemap_urls and not self.from_robots:
+            raise ConfigError(_NO_SOURCE)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl sitemap``: update the crawldb; print a one-line summary."""
-    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(job)
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(request(cli), cli)
     print(f"SitemapProcessor: {describe(values)}", file=sys.stderr)
     return 0
 
 
-def execute(job: JobArgs) -> dict[str, int]:
-    """Run the sitemap job for parsed arguments; returns its counters.
+def request(cli: JobArgs) -> SitemapRequest:
+    """The request a parsed ``beamcrawl sitemap`` command line makes.
 
     Raises:
-        ConfigError: neither ``--sitemapUrls`` nor ``--fromRobots``, or a bad
-            property or rule file.
+        ConfigError: neither ``--sitemapUrls`` nor ``--fromRobots``.
+    """
+    args = cli.args
+    if not args.sitemapUrls and not args.fromRobots:
+        raise ConfigError(_NO_SOURCE)
+    config = SitemapConfig.from_properties(cli.properties)
+    config = dataclasses.replace(
+        config,
+        strict=config.strict and not args.noStrict,
+        filter_urls=config.filter_urls and not args.noFilter,
+        normalize=config.normalize and not args.noNormalize,
+    )
+    return SitemapRequest(
+        args.crawldb,
+        config,
+        sitemap_urls=args.sitemapUrls,
+        from_robots=args.fromRobots,
+        force=args.force,
+    )
+
+
+def execute(request: SitemapRequest, job: Job) -> dict[str, int]:
+    """Read the request's sitemaps into its crawldb; returns the counters.
+
+    Raises:
+        ConfigError: a bad property or rule file.
         SeedError: no files in the ``--sitemapUrls`` directory.
         CrawlDbLockedError: another job holds the crawldb.
     """
-    args = job.args
-    if not args.sitemapUrls and not args.fromRobots:
-        raise ConfigError("beamcrawl sitemap: give --sitemapUrls DIR or --fromRobots")
-    config = _config(job)
-    files = list_seed_files(args.sitemapUrls) if args.sitemapUrls else []
+    config = request.config
+    files = list_seed_files(request.sitemap_urls) if request.sitemap_urls else []
     UrlCleaner(config.urls, "default")  # a bad rule file fails here, not on a worker
     started_ms = config.fixed_time_ms or now_ms()
-    with versions.locked(args.crawldb, force=args.force):
-        result = _update(job, config, files, started_ms)
+    with versions.locked(request.crawldb, force=request.force):
+        result = _update(request, job, files, started_ms)
     return counters(result, NAMESPACE)
 
 
 def _update(
-    job: JobArgs, config: SitemapConfig, files: list[str], started_ms: int
+    request: SitemapRequest, job: Job, files: list[str], started_ms: int
 ) -> PipelineResult:
-    crawldb = job.args.crawldb
+    config, crawldb = request.config, request.crawldb
     existing = versions.current_version(crawldb)
     with (
         versions.new_version(crawldb, config.keep_backup) as new_dir,
@@ -300,7 +344,7 @@ def _update(
             else pipeline | "NoCrawlDb" >> beam.Create([])
         )
         sources = [pipeline | "ReadSitemapUrls" >> ReadSeeds(files)] if files else []
-        if job.args.fromRobots:
+        if request.from_robots:
             hosts = (
                 current
                 | "Hosts" >> beam.ParDo(_HostsFn())
@@ -340,17 +384,6 @@ def parser() -> ArgumentParser:
     for flag, help_ in flags.items():
         parser.add_argument(flag, action="store_true", help=help_)
     return parser
-
-
-def _config(job: JobArgs) -> SitemapConfig:
-    config = SitemapConfig.from_properties(job.properties)
-    args = job.args
-    return dataclasses.replace(
-        config,
-        strict=config.strict and not args.noStrict,
-        filter_urls=config.filter_urls and not args.noFilter,
-        normalize=config.normalize and not args.noNormalize,
-    )
 
 
 if __name__ == "__main__":

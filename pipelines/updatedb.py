@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -30,6 +31,7 @@ from crawllib.webpage import WebPage, latest
 from pipelines.runtime import options, progress
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     counters,
     describe,
@@ -196,31 +198,56 @@ class _UpdateFn(beam.DoFn):
         yield page
 
 
+@dataclass(frozen=True)
+class UpdateRequest:
+    """``beamcrawl updatedb``: fold which segments into which crawldb, and how."""
+
+    crawldb: str
+    segments: tuple[str, ...]
+    config: UpdateConfig
+    segment_dirs: tuple[str, ...] = ()
+    """Directories whose every fetched segment is folded in too (``--dir``)."""
+    force: bool = False
+    """Override an existing crawldb lock."""
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl updatedb CRAWLDB SEGMENT...``: install the updated crawldb."""
-    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(job)
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    values = execute(request(cli), cli)
     print(f"CrawlDb update: {describe(values)}", file=sys.stderr)
     return 0
 
 
-def execute(job: JobArgs) -> dict[str, int]:
-    """Run the updatedb job; returns its counters."""
-    config = UpdateConfig.from_properties(job.properties)
-    if job.args.noAdditions:
+def request(cli: JobArgs) -> UpdateRequest:
+    """The request a parsed ``beamcrawl updatedb`` command line makes."""
+    args = cli.args
+    config = UpdateConfig.from_properties(cli.properties)
+    if args.noAdditions:
         config = dataclasses.replace(config, additions_allowed=False)
+    return UpdateRequest(
+        args.crawldb,
+        tuple(args.segments),
+        config,
+        segment_dirs=(args.dir,) if args.dir else (),
+        force=args.force,
+    )
+
+
+def execute(request: UpdateRequest, job: Job) -> dict[str, int]:
+    """Fold the request's segments into its crawldb; returns the counters."""
+    config, crawldb = request.config, request.crawldb
     UrlCleaner(config.urls, "crawldb")  # a bad rule file fails here
-    crawldb = job.args.crawldb
-    segments = _segments(job.args.segments, job.args.dir)
+    segments = _segments(request.segments, request.segment_dirs)
     versions.require(crawldb)  # no crawldb: one line before the lock
-    with versions.locked(crawldb, force=job.args.force):
+    with versions.locked(crawldb, force=request.force):
         pattern = versions.require(crawldb)  # read under the lock
         result = _update(job, config, crawldb, pattern, segments)
     return {**counters(result, NAMESPACE), **counters(result, STATUS_NAMESPACE)}
 
 
 def _update(
-    job: JobArgs, config: UpdateConfig, crawldb: str, pattern: str, segments: list[str]
+    job: Job, config: UpdateConfig, crawldb: str, pattern: str, segments: list[str]
 ) -> PipelineResult:
     with (
         versions.new_version(crawldb, config.keep_backup) as new_dir,
@@ -248,9 +275,9 @@ def _update(
     return pipeline.result
 
 
-def _segments(segments: list[str], segments_dir: str | None) -> list[str]:
+def _segments(segments: Sequence[str], segment_dirs: Sequence[str]) -> list[str]:
     found = list(segments)
-    if segments_dir:
+    for segments_dir in segment_dirs:
         found += list_segments(segments_dir, (FETCH,))
     fetched = [s for s in found if io.has_parts(FileSystems.join(s, FETCH))]
     missing = sorted(set(found) - set(fetched))

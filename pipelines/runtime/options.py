@@ -15,7 +15,7 @@ import functools
 import logging
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import apache_beam as beam
@@ -52,34 +52,57 @@ def add_segment_arguments(parser: ArgumentParser, dir_help: str) -> None:
     )
 
 
-@dataclass(frozen=True)
-class JobArgs:
-    """A command line split into beamcrawl's arguments and Beam's options."""
+@dataclass(frozen=True, kw_only=True)
+class Job:
+    """How a command runs its pipelines: Beam's flags, checked once.
 
-    args: argparse.Namespace
-    beam_flags: tuple[str, ...]
-    properties: Properties
+    Every command's ``execute(request, job)`` takes one; ``crawl`` hands its
+    own to each step, so the runner's services are checked once per crawl,
+    not once per step.
+    """
+
+    beam_flags: tuple[str, ...] = ()
     command: str = ""
-    """The command whose arguments these are (``inject``), for messages."""
+    """The command the job runs for (``inject``), for messages."""
+    _prepared: dict[str, PipelineOptions] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """The options once checked, shared with the jobs :meth:`step` makes."""
 
-    def pipeline_options(self) -> PipelineOptions:
+    def step(self, command: str) -> Job:
+        """This job, running ``command`` (a crawl's step): checked once for all."""
+        return Job(
+            beam_flags=self.beam_flags, command=command, _prepared=self._prepared
+        )
+
+    @property
+    def options(self) -> PipelineOptions:
         """Beam pipeline options from the flags beamcrawl did not claim.
 
-        The runner's services are checked first (see ``pipelines.runtime.runners``),
-        and a ``--dry_run`` that would not stop the job is refused.
+        The runner's services are checked the first time (see
+        ``pipelines.runtime.runners``), and a ``--dry_run`` that would not stop
+        the job is refused.
         """
-        options = runners.prepare(PipelineOptions(list(self.beam_flags)))
-        dryrun.check(options)
-        gcpauth.honour_no_auth(options)
-        FileSystems.set_options(options)  # s3:// endpoints and keys, before any I/O
+        if "checked" not in self._prepared:
+            options = runners.prepare(PipelineOptions(list(self.beam_flags)))
+            dryrun.check(options)
+            gcpauth.honour_no_auth(options)
+            FileSystems.set_options(options)  # s3:// endpoints and keys, before I/O
+            self._prepared["checked"] = options
+        return self._prepared["checked"]
+
+    def pipeline_options(self) -> PipelineOptions:
+        """:attr:`options`, made the filesystems' again (another Job may have run)."""
+        options = self.options
+        FileSystems.set_options(options)
         return options
 
     @contextlib.contextmanager
     def pipeline(self) -> Iterator[beam.Pipeline]:
         """The job's pipeline: built in the block, run when the block ends.
 
-        In a Dataflow dry run (``pipelines.runtime.dryrun``) it is only built, and
-        :class:`~crawllib.errors.DryRunDone` is raised when the block ends,
+        In a Dataflow dry run (``pipelines.runtime.dryrun``) it is only built,
+        and :class:`~crawllib.errors.DryRunDone` is raised when the block ends,
         so that no step after it runs. A job that fails on Dataflow raises
         ``runners.JobFailedError`` (one line, as a Flink job's failure). An
         interrupted command cancels a job it submitted to a cluster.
@@ -93,6 +116,18 @@ class JobArgs:
             runners.cancel(locals().get("pipeline"))
             raise
         dryrun.finish(pipeline, self.command or "the command")
+
+    def is_local(self) -> bool:
+        """Whether the pipelines run in this process (the DirectRunner)."""
+        return runners.is_local(self.options)
+
+
+@dataclass(frozen=True, kw_only=True)
+class JobArgs(Job):
+    """A parsed command line: the command's arguments, its properties, its Job."""
+
+    args: argparse.Namespace
+    properties: Properties
 
 
 def parse_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:

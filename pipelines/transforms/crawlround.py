@@ -27,13 +27,13 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 
-from crawllib.config import FetcherConfig, GenerateConfig, UpdateConfig
+from crawllib.config import FetcherConfig, ParseConfig, UpdateConfig
 from crawllib.db.dedup import DedupConfig
 from crawllib.db.schedule import may_be_due
 from crawllib.webpage import WebPage
 from pipelines import dedup, fetch, parse, updatedb
 from pipelines.runtime import progress
-from pipelines.runtime.options import JobArgs, counters, now_ms
+from pipelines.runtime.options import Job, counters, now_ms
 from pipelines.storage import io, versions
 from pipelines.storage.segments import (
     FETCH,
@@ -62,23 +62,31 @@ class RoundCounts:
     may_be_due: bool
 
 
-def execute(
-    job: JobArgs, crawldb: str, segments: list[str], threads: int | None = None
-) -> RoundCounts:
-    """Fetch, parse and update ``segments`` into ``crawldb``, then mark duplicates.
+@dataclass(frozen=True)
+class RoundRequest:
+    """A round after generate: which segments into which crawldb, with what."""
+
+    crawldb: str
+    segments: tuple[str, ...]
+    fetch: FetcherConfig
+    """The fetcher's settings; the round parses whatever ``fetch.parse`` says."""
+    parse: ParseConfig
+    update: UpdateConfig
+    max_interval_s: int
+    """``db.fetch.interval.max``: no URL waits longer to be due."""
+
+
+def execute(request: RoundRequest, job: Job) -> RoundCounts:
+    """Fetch, parse and update the segments into the crawldb, then mark duplicates.
 
     Raises:
         CrawlError: a segment has no fetch list or is already fetched.
         CrawlDbLockedError: another job holds the crawldb.
     """
-    fetch_config = dataclasses.replace(
-        FetcherConfig.from_properties(job.properties), parse=True
-    )
-    if threads is not None:
-        fetch_config = dataclasses.replace(fetch_config, threads=threads)
-    parse_config = parse.parse_config(job)
-    update_config = UpdateConfig.from_properties(job.properties)
-    max_interval_s = GenerateConfig.from_properties(job.properties).max_interval_s
+    crawldb, segments = request.crawldb, request.segments
+    fetch_config = dataclasses.replace(request.fetch, parse=True)
+    parse_config, update_config = request.parse, request.update
+    max_interval_s = request.max_interval_s
     versions.require(crawldb)  # no crawldb: one line before anything is staged
     stages = {segment: staged_parts(segment, (FETCH, PARSE)) for segment in segments}
     started_ms = now_ms()
