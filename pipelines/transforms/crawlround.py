@@ -26,6 +26,8 @@ from dataclasses import dataclass
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
+from apache_beam.pvalue import PCollection
+from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import FetcherConfig, ParseConfig, UpdateConfig
 from crawllib.db.dedup import DedupConfig
@@ -84,17 +86,14 @@ def execute(request: RoundRequest, job: Job) -> RoundCounts:
         CrawlDbLockedError: another job holds the crawldb.
     """
     crawldb, segments = request.crawldb, request.segments
-    fetch_config = dataclasses.replace(request.fetch, parse=True)
-    parse_config, update_config = request.parse, request.update
-    max_interval_s = request.max_interval_s
     versions.require(crawldb)  # no crawldb: one line before anything is staged
     stages = {segment: staged_parts(segment, (FETCH, PARSE)) for segment in segments}
     started_ms = now_ms()
-    due_by_ms = started_ms + DUE_WINDOW_MS
+    due_window = (started_ms, started_ms + DUE_WINDOW_MS)
     try:
         with (
             versions.locked(crawldb),
-            versions.new_version(crawldb, update_config.keep_backup) as new_dir,
+            versions.new_version(crawldb, request.update.keep_backup) as new_dir,
         ):
             pattern = versions.require(crawldb)  # read under the lock
             lists = [
@@ -104,48 +103,73 @@ def execute(request: RoundRequest, job: Job) -> RoundCounts:
             with progress.shown() as board, job.pipeline() as pipeline:
                 if board.live:
                     board.expect("fetch", sum(map(progress.count_records, lists)))
-                records = []
-                for n, (segment, fetch_list) in enumerate(
-                    zip(segments, lists, strict=True)
-                ):
-                    fetched = (
-                        pipeline
-                        | f"ReadFetchList{n}" >> io.ReadWebPages(fetch_list)
-                        | f"Fetch{n}" >> fetch.Fetch(fetch_config)
+                records = [
+                    _fetch_and_parse(pipeline, n, fetch_list, request, stages[segment])
+                    for n, (segment, fetch_list) in enumerate(
+                        zip(segments, lists, strict=True)
                     )
-                    parsed, for_update = fetched | f"Parse{n}" >> parse.ParseForUpdate(
-                        parse_config
-                    )
-                    _ = fetched | f"WriteFetched{n}" >> io.WriteWebPages(
-                        stages[segment][FETCH]
-                    )
-                    _ = parsed | f"WriteParsed{n}" >> io.WriteWebPages(
-                        stages[segment][PARSE]
-                    )
-                    records.append(for_update)
-                current = (
-                    pipeline
-                    | "ReadCrawlDb" >> io.ReadWebPages(pattern)
-                    | "ShowProgress" >> progress.ShowProgress("updatedb")
-                )
-                _ = (
-                    (current, records | "AllRecords" >> beam.Flatten())
-                    | "UpdateDb" >> UpdateDb(update_config, now_ms())
-                    | "Dedup" >> dedup.Dedup(DedupConfig.from_args())
-                    | "CountDue"
-                    >> beam.Map(
-                        _count_due,
-                        window=(started_ms, due_by_ms),
-                        max_interval_s=max_interval_s,
-                    )
-                    | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+                ]
+                _update_and_dedup(
+                    pipeline, pattern, records, request, due_window, new_dir
                 )
             for segment, staged in stages.items():
                 install_parts(segment, staged)
     finally:
         for staged in stages.values():
             remove_staged(staged)
-    result = pipeline.result
+    return _counts(pipeline.result, due_window[1])
+
+
+def _fetch_and_parse(
+    pipeline: beam.Pipeline,
+    n: int,
+    fetch_list: str,
+    request: RoundRequest,
+    staged: dict[str, str],
+) -> PCollection[WebPage]:
+    """Segment ``n``'s fetch list fetched and parsed: the records for the update.
+
+    The fetched and the parsed pages are written to the ``staged`` parts.
+    """
+    fetched = (
+        pipeline
+        | f"ReadFetchList{n}" >> io.ReadWebPages(fetch_list)
+        | f"Fetch{n}" >> fetch.Fetch(dataclasses.replace(request.fetch, parse=True))
+    )
+    parsed, for_update = fetched | f"Parse{n}" >> parse.ParseForUpdate(request.parse)
+    _ = fetched | f"WriteFetched{n}" >> io.WriteWebPages(staged[FETCH])
+    _ = parsed | f"WriteParsed{n}" >> io.WriteWebPages(staged[PARSE])
+    return for_update
+
+
+def _update_and_dedup(
+    pipeline: beam.Pipeline,
+    pattern: str,
+    records: list[PCollection[WebPage]],
+    request: RoundRequest,
+    due_window: tuple[int, int],
+    new_dir: str,
+) -> None:
+    """The crawldb updated with ``records``, deduplicated, counted, written."""
+    current = (
+        pipeline
+        | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+        | "ShowProgress" >> progress.ShowProgress("updatedb")
+    )
+    _ = (
+        (current, records | "AllRecords" >> beam.Flatten())
+        | "UpdateDb" >> UpdateDb(request.update, now_ms())
+        | "Dedup" >> dedup.Dedup(DedupConfig.from_args())
+        | "CountDue"
+        >> beam.Map(
+            _count_due, window=due_window, max_interval_s=request.max_interval_s
+        )
+        | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+    )
+
+
+def _counts(result: PipelineResult, due_by_ms: int) -> RoundCounts:
+    """The round's counters, named as the separate jobs name theirs."""
     due = counters(result, DUE_NAMESPACE)
     return RoundCounts(
         fetched={
