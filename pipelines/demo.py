@@ -168,11 +168,13 @@ def run(argv: Sequence[str] | None = None) -> int:
         print(
             f"demo: serving {site.url('main')} and {site.url('blog')}", file=sys.stderr
         )
-        crawl.execute(_crawl_request(job, crawl_dir, seeds), job)
+        request = _crawl_request(job, crawl_dir, seeds)
+        crawl.execute(request, job)
     finally:
         site.stop()
     print(f"demo: crawl directory {printable(crawl_dir)}", file=sys.stderr)
-    code = readdb.run([f"{crawl_dir}/crawldb", "--stats", *job.beam_flags])
+    stats = readdb.ReadDbRequest(f"{crawl_dir}/crawldb", "stats", config=request.config)
+    code = readdb.execute(stats, job.step("readdb"))
     report(crawl_dir, sys.stdout)
     return code
 

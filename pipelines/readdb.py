@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import apache_beam as beam
@@ -22,7 +23,7 @@ from apache_beam.options.pipeline_options import GoogleCloudOptions
 from apache_beam.pvalue import AsSingleton, PCollection
 from apache_beam.transforms.stats import ApproximateQuantiles
 
-from crawllib.config import CrawlConfig, StatsConfig, UrlConfig, step_config
+from crawllib.config import CrawlConfig, StatsConfig, step_config
 from crawllib.db import readdb as dbstats
 from crawllib.db.pagetext import render_page
 from crawllib.db.readdb import DbStats
@@ -30,7 +31,14 @@ from crawllib.errors import ConfigError, CrawlDbMissingError
 from crawllib.terminal import printable
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, to_json_line
-from pipelines.runtime.options import JobArgs, clock_ms, job_parser, parse_job_args
+from pipelines.runtime.options import (
+    ArgumentParser,
+    Job,
+    JobArgs,
+    clock_ms,
+    job_parser,
+    parse_job_args,
+)
 from pipelines.storage import damaged, io, paths, versions
 
 _QUANTILE_STEPS = 1001  # 0.1% resolution for db.stats.score.quantiles
@@ -109,8 +117,43 @@ def _report(
     }
 
 
+MODES = ("stats", "dump", "url", "path", "verify", "rollback", "salvage")
+"""What ``readdb`` does, one per call: the command line's mutually exclusive flags."""
+
+
+@dataclass(frozen=True)
+class ReadDbRequest:
+    """``beamcrawl readdb``: which crawldb, and what to read of it."""
+
+    crawldb: str
+    mode: str
+    """One of :data:`MODES`."""
+    target: str | None = None
+    """``--dump``'s OUT_DIR, ``--url``'s URL or ``--salvage``'s OUT_CRAWLDB."""
+    as_json: bool = False
+    """``--stats`` as JSON."""
+    force: bool = False
+    """With ``--rollback``: remove a lock a killed job left."""
+    config: CrawlConfig = field(default_factory=lambda: CrawlConfig.from_dict({}))
+    """The properties (statistics' settings, normalizers for ``--url``)."""
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ConfigError(f"beamcrawl readdb: no mode {self.mode!r}")
+        if self.as_json and self.mode != "stats":
+            raise ConfigError("beamcrawl readdb: --json goes with --stats")
+        if self.force and self.mode != "rollback":
+            raise ConfigError("beamcrawl readdb: --force goes with --rollback")
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run ``readdb``; prints to stdout. ``--url`` exits 1 when the URL is absent."""
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    return execute(request(cli), cli)
+
+
+def parser() -> ArgumentParser:
+    """The command line of ``beamcrawl readdb``."""
     parser = job_parser(
         "beamcrawl readdb", "Read a crawldb: statistics, dump, one URL."
     )
@@ -146,56 +189,78 @@ def run(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="with --rollback: remove a lock a killed job left",
     )
-    job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
-    if job.args.json and not job.args.stats:
-        raise ConfigError("beamcrawl readdb: --json goes with --stats")
-    if job.args.force and not job.args.rollback:
-        raise ConfigError("beamcrawl readdb: --force goes with --rollback")
-    if job.args.verify or job.args.salvage:
-        if not io.dir_exists(job.args.crawldb):
-            raise CrawlDbMissingError(f"no crawldb at {job.args.crawldb}")
-        if job.args.verify:
-            return damaged.verify(job.args.crawldb)
-        return damaged.salvage(job.args.crawldb, job.args.salvage)
-    if job.args.rollback:
-        with versions.locked(job.args.crawldb, force=job.args.force):
-            current = versions.roll_back(job.args.crawldb)
+    return parser
+
+
+def request(cli: JobArgs) -> ReadDbRequest:
+    """The request a parsed ``beamcrawl readdb`` command line makes."""
+    args = cli.args
+    mode = next(name for name in MODES if getattr(args, name) not in (None, False))
+    target = {"dump": args.dump, "url": args.url, "salvage": args.salvage}.get(mode)
+    return ReadDbRequest(
+        args.crawldb,
+        mode,
+        target,
+        as_json=args.json,
+        force=args.force,
+        config=CrawlConfig.from_properties(cli.properties),
+    )
+
+
+def execute(request: ReadDbRequest, job: Job) -> int:
+    """Read the crawldb as the request says; prints to stdout; the exit code."""
+    crawldb, mode = request.crawldb, request.mode
+    if mode in ("verify", "salvage"):
+        if not io.dir_exists(crawldb):
+            raise CrawlDbMissingError(f"no crawldb at {crawldb}")
+        if mode == "verify":
+            return damaged.verify(crawldb)
+        return damaged.salvage(crawldb, _target(request))
+    if mode == "rollback":
+        with versions.locked(crawldb, force=request.force):
+            current = versions.roll_back(crawldb)
         print(
             f"readdb: {printable(current)} is the current version again",
             file=sys.stderr,
         )
         return 0
-    pattern = versions.require(job.args.crawldb)
-    if job.args.path:
-        print(printable(versions.current_version(job.args.crawldb) or ""))
+    pattern = versions.require(crawldb)
+    if mode == "path":
+        print(printable(versions.current_version(crawldb) or ""))
         return 0
-    if job.args.stats:
-        return _print_stats(job, pattern)
-    if job.args.dump:
-        return _dump(job, pattern, job.args.dump)
-    return _print_url(job, pattern, job.args.url)
+    if mode == "stats":
+        return _print_stats(request, job, pattern)
+    if mode == "dump":
+        return _dump(job, pattern, _target(request))
+    return _print_url(request, job, pattern)
 
 
-def _print_stats(job: JobArgs, pattern: str) -> int:
-    config = StatsConfig.from_properties(job.properties)
+def _target(request: ReadDbRequest) -> str:
+    if request.target is None:
+        raise ConfigError(f"beamcrawl readdb: --{request.mode} needs a value")
+    return request.target
+
+
+def _print_stats(request: ReadDbRequest, job: Job, pattern: str) -> int:
+    config = request.config.stats
     with io.scratch(_temp_location(job)) as scratch:
         with job.pipeline() as pipeline:
             _ = (
                 pipeline
                 | "ReadCrawlDb" >> io.ReadWebPages(pattern)
-                | "Stats" >> CrawlDbStats(job.args.crawldb, config)
+                | "Stats" >> CrawlDbStats(request.crawldb, config)
                 | "ToJson" >> beam.Map(json.dumps)
                 | "WriteReport" >> io.WriteText(FileSystems.join(scratch, "stats"))
             )
         report = json.loads(io.read_lines(paths.under(scratch, "stats*"))[0])
-    if job.args.json:
+    if request.as_json:
         print(json.dumps(report["json"], indent=2))  # ASCII: controls escaped
     else:
         print(printable(report["text"], multiline=True))
     return 0
 
 
-def _dump(job: JobArgs, pattern: str, out_dir: str) -> int:
+def _dump(job: Job, pattern: str, out_dir: str) -> int:
     if FileSystems.exists(out_dir) and paths.match(paths.under(out_dir, "*"), limit=1):
         raise ConfigError(f"beamcrawl readdb: output directory {out_dir} is not empty")
     with io.new_output(out_dir), job.pipeline() as pipeline:
@@ -214,11 +279,10 @@ def _dump(job: JobArgs, pattern: str, out_dir: str) -> int:
     return 0
 
 
-def _print_url(job: JobArgs, pattern: str, url: str) -> int:
+def _print_url(request: ReadDbRequest, job: Job, pattern: str) -> int:
+    url = _target(request)
     wanted = {url}
-    normalized = UrlNormalizers(UrlConfig.from_properties(job.properties)).normalize(
-        url
-    )
+    normalized = UrlNormalizers(request.config.urls).normalize(url)
     if normalized:
         wanted.add(normalized)
     with io.scratch(_temp_location(job)) as scratch:
@@ -239,7 +303,7 @@ def _print_url(job: JobArgs, pattern: str, url: str) -> int:
     return 0
 
 
-def _temp_location(job: JobArgs) -> str | None:
+def _temp_location(job: Job) -> str | None:
     temp: str | None = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
     return temp
 
