@@ -28,6 +28,7 @@ import posixpath
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import apache_beam as beam
@@ -41,6 +42,7 @@ from crawllib.terminal import printable
 from crawllib.webpage import WebPage, to_json_line
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     add_segment_arguments,
     job_parser,
@@ -143,30 +145,53 @@ def segment_parts(segment: str) -> set[str]:
     return {part for part in PARTS if io.has_parts(FileSystems.join(segment, part))}
 
 
+@dataclass(frozen=True)
+class ReadSegRequest:
+    """``beamcrawl readseg``: which segments, listed or dumped."""
+
+    segments: tuple[str, ...]
+    segment_dirs: tuple[str, ...] = ()
+    """Directories whose every segment is read too (``--dir``)."""
+    dump: str | None = None
+    """Write the one segment's records here (``--dump OUT_DIR``); else list."""
+
+    def __post_init__(self) -> None:
+        if not self.segments and not self.segment_dirs:
+            raise ConfigError("beamcrawl readseg: give a SEGMENT or --dir SEGMENTS_DIR")
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run ``readseg``: ``--list`` prints to stdout, ``--dump`` writes files."""
-    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    args = job.args
-    segments = list(args.segments)
-    for directory in args.dir:
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    return execute(request(cli), cli)
+
+
+def request(cli: JobArgs) -> ReadSegRequest:
+    """The request a parsed ``beamcrawl readseg`` command line makes."""
+    args = cli.args
+    return ReadSegRequest(tuple(args.segments), tuple(args.dir), dump=args.dump)
+
+
+def execute(request: ReadSegRequest, job: Job) -> int:
+    """List or dump the request's segments; the exit code."""
+    segments = list(request.segments)
+    for directory in request.segment_dirs:
         found = list_segments(directory)
         if not found:
             raise CrawlError(f"no segments in {directory}")
         segments.extend(found)
-    if not segments:
-        raise ConfigError("beamcrawl readseg: give a SEGMENT or --dir SEGMENTS_DIR")
     parts = {segment: segment_parts(segment) for segment in segments}
     for segment, present in parts.items():
         if not present:
             raise CrawlError(f"no segment at {segment} (no generate/, fetch/, parse/)")
-    if args.dump is not None:
+    if request.dump is not None:
         if len(segments) != 1:
             raise ConfigError("beamcrawl readseg: --dump takes one segment")
-        return _dump(job, segments[0], parts[segments[0]], args.dump)
+        return _dump(job, segments[0], parts[segments[0]], request.dump)
     return _list(job, parts)
 
 
-def _list(job: JobArgs, parts: dict[str, set[str]]) -> int:
+def _list(job: Job, parts: dict[str, set[str]]) -> int:
     with io.scratch(_temp_location(job)) as scratch:
         with job.pipeline() as pipeline:
             _ = (
@@ -204,7 +229,7 @@ def _read_parts(
     return records
 
 
-def _dump(job: JobArgs, segment: str, present: set[str], out_dir: str) -> int:
+def _dump(job: Job, segment: str, present: set[str], out_dir: str) -> int:
     if _has_content(out_dir):
         raise ConfigError(f"beamcrawl readseg: output directory {out_dir} is not empty")
     with io.new_output(out_dir), job.pipeline() as pipeline:
@@ -236,7 +261,7 @@ def _has_content(path: str) -> bool:
     return bool(paths.match(paths.under(path, "**"), limit=1))
 
 
-def _temp_location(job: JobArgs) -> str | None:
+def _temp_location(job: Job) -> str | None:
     temp: str | None = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
     return temp
 

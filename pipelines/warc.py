@@ -24,6 +24,7 @@ import sys
 import time
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import BinaryIO
 
 import apache_beam as beam
@@ -42,6 +43,7 @@ from crawllib.terminal import printable
 from crawllib.webpage import WebPage
 from pipelines.runtime.options import (
     ArgumentParser,
+    Job,
     JobArgs,
     add_segment_arguments,
     counters,
@@ -186,31 +188,67 @@ def _write(out: BinaryIO, data: bytes) -> int:
     return len(data)
 
 
+@dataclass(frozen=True)
+class WarcRequest:
+    """``beamcrawl warc``: which segments' fetches, into which directory."""
+
+    out_dir: str
+    segments: tuple[str, ...]
+    config: WarcConfig
+    segment_dirs: tuple[str, ...] = ()
+    """Directories whose every fetched segment is exported too (``--dir``)."""
+    num_shards: int = 1
+    """Groups of URLs written in parallel, each to its own files."""
+
+    def __post_init__(self) -> None:
+        if self.num_shards < 1:
+            raise ConfigError(f"--numShards {self.num_shards}: give 1 or more")
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl warc``: write the segments' fetches as WARC; print a summary."""
-    job = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    summary = execute(job)
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    warc_request = request(cli)
+    summary = execute(warc_request, cli)
     files, size = summary.pop("files_written"), summary.pop("bytes_written")
     records = sum(summary.get(name, 0) for name in RECORD_TYPES)
     print(
         f"WARC: {files} files, {records} records, {size} bytes in "
-        f"{printable(job.args.out_dir)} ({describe(summary)})",
+        f"{printable(warc_request.out_dir)} ({describe(summary)})",
         file=sys.stderr,
     )
     return 0
 
 
-def execute(job: JobArgs) -> dict[str, int]:
-    """Run the export for parsed arguments; its counters and what it wrote.
+def request(cli: JobArgs) -> WarcRequest:
+    """The request a parsed ``beamcrawl warc`` command line makes."""
+    args = cli.args
+    if args.numShards < 1:  # before the properties: the flag is the mistake
+        raise ConfigError(f"--numShards {args.numShards}: give 1 or more")
+    props = cli.properties
+    if args.maxSize is not None:
+        props = props.with_values({"warc.export.max.size": str(args.maxSize)})
+    return WarcRequest(
+        args.out_dir,
+        tuple(args.segments),
+        WarcConfig.from_properties(props),
+        segment_dirs=tuple(args.dir),
+        num_shards=args.numShards,
+    )
+
+
+def execute(request: WarcRequest, job: Job) -> dict[str, int]:
+    """Export the request's segments; its counters and what it wrote.
 
     Besides the ``WARC`` counters: ``files_written`` and ``bytes_written``,
     the files moved into ``OUT_DIR`` and their total size.
     """
-    config = _config(job)
-    sources = part_dirs(job.args.segments, job.args.dir, FETCH, "warc")
+    sources = part_dirs(
+        list(request.segments), list(request.segment_dirs), FETCH, "warc"
+    )
     for source in sources:
         io.check_parts(io.parts_pattern(source))
-    out_dir = job.args.out_dir
+    out_dir = request.out_dir
     staging = FileSystems.join(out_dir, f".warc-{secrets.token_hex(4)}.tmp")
     listing = FileSystems.join(staging, "_files")
     try:
@@ -220,7 +258,7 @@ def execute(job: JobArgs) -> dict[str, int]:
                 | "ListFetches" >> beam.Create([io.parts_pattern(s) for s in sources])
                 | "ReadFetches" >> paths.reading_by_name(ReadAllFromAvro())
                 | "WriteWarc"
-                >> WriteWarc(staging, config, now_ms(), job.args.numShards)
+                >> WriteWarc(staging, request.config, now_ms(), request.num_shards)
                 | "ListFiles" >> io.WriteText(listing, shard_name_template="")
             )
         written = _publish(io.read_lines(paths.escape(listing)), out_dir)
@@ -264,15 +302,6 @@ def parser() -> ArgumentParser:
         help="groups of URLs written in parallel, each to its own files",
     )
     return parser
-
-
-def _config(job: JobArgs) -> WarcConfig:
-    props = job.properties
-    if job.args.maxSize is not None:
-        props = props.with_values({"warc.export.max.size": str(job.args.maxSize)})
-    if job.args.numShards < 1:
-        raise ConfigError(f"--numShards {job.args.numShards}: give 1 or more")
-    return WarcConfig.from_properties(props)
 
 
 if __name__ == "__main__":
