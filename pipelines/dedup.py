@@ -151,22 +151,20 @@ def request(cli: JobArgs) -> DedupRequest:
 def execute(request: DedupRequest, job: Job) -> dict[str, int]:
     """Mark the duplicates in the request's crawldb; returns the counters."""
     crawldb = request.crawldb
-    versions.require(crawldb)  # no crawldb: one line before the lock
-    with (
-        versions.locked(crawldb, force=request.force),
-        versions.new_version(crawldb, request.keep_backup) as new_dir,
-    ):
-        result = _dedup(job, request.config, versions.require(crawldb), new_dir)
+    with versions.replacing(
+        crawldb, keep_backup=request.keep_backup, force=request.force
+    ) as db:
+        result = _dedup(job, request.config, db)
     return counters(result, NAMESPACE)
 
 
-def _dedup(job: Job, config: DedupConfig, pattern: str, new_dir: str) -> PipelineResult:
+def _dedup(job: Job, config: DedupConfig, db: versions.Replacement) -> PipelineResult:
     with job.pipeline() as pipeline:
         _ = (
             pipeline
-            | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            | "ReadCrawlDb" >> io.ReadWebPages(db.parts)
             | "Dedup" >> Dedup(config)
-            | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+            | "WriteCrawlDb" >> io.WriteWebPages(db.new_dir)
         )
     return pipeline.result
 

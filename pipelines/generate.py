@@ -25,8 +25,8 @@ from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import CrawlConfig, GenerateConfig, Properties, step_config
 from crawllib.db.generate import (
+    GenerateSkip,
     Selector,
-    Skip,
     generated_page,
     rank_key,
     with_generate_time,
@@ -81,7 +81,8 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
     is made; ``generate_time_ms`` to ``cur_time_ms``; ``batch_ids`` to
     segment names (``yyyyMMddHHmmss``) from ``generate_time_ms``.
 
-    Counters, namespace ``Generator``: one per :class:`~crawllib.db.generate.Skip`
+    Counters, namespace ``Generator``: one per
+    :class:`~crawllib.db.generate.GenerateSkip`
     reason (``URL_FILTERS_REJECTED``, ``SCHEDULE_REJECTED``, ``WAIT_FOR_UPDATE``
     ...), ``URLS_SKIPPED_PER_HOST_OVERFLOW``,
     ``HOSTS_AFFECTED_PER_HOST_OVERFLOW`` (every URL over its host's limit,
@@ -149,18 +150,20 @@ class _SelectFn(beam.DoFn):
 
     def setup(self) -> None:
         self._selector = Selector(self._config, self._cur_time_ms)
-        self._skips = {skip: Metrics.counter(NAMESPACE, skip.value) for skip in Skip}
+        self._skips = {
+            skip: Metrics.counter(NAMESPACE, skip.value) for skip in GenerateSkip
+        }
         self._counts_hosts = self._config.max_count > 0
 
     def process(self, page: WebPage) -> Iterator[tuple[str, Candidate]]:
         sort = self._selector.select(page)
-        if isinstance(sort, Skip):
+        if isinstance(sort, GenerateSkip):
             self._skips[sort].inc()
             return
         url = page["url"]
         key = self._selector.count_key(url) if self._counts_hosts else ""
         if key is None:
-            self._skips[Skip.MALFORMED].inc()
+            self._skips[GenerateSkip.MALFORMED].inc()
             return
         self.candidates.inc()
         neg_sort, _ = rank_key(sort, url)

@@ -326,29 +326,33 @@ def execute(request: InjectRequest, job: Job) -> dict[str, int]:
     files = list_seed_files(request.seeds)
     UrlCleaner(config.urls, "inject")  # a bad rule file fails here, not on a worker
     started_ms = config.fixed_time_ms or now_ms()
-    with versions.locked(request.crawldb, force=request.force):
-        result = _inject(job, config, files, request.crawldb, started_ms)
+    with versions.replacing(
+        request.crawldb,
+        keep_backup=config.keep_backup,
+        force=request.force,
+        create=True,
+    ) as crawldb:
+        result = _inject(job, config, files, crawldb, started_ms)
     return counters(result, NAMESPACE)
 
 
 def _inject(
-    job: Job, config: InjectConfig, files: list[str], crawldb: str, started_ms: int
+    job: Job,
+    config: InjectConfig,
+    files: list[str],
+    crawldb: versions.Replacement,
+    started_ms: int,
 ) -> PipelineResult:
-    existing = versions.current_version(crawldb)
-    with (
-        versions.new_version(crawldb, config.keep_backup) as new_dir,
-        job.pipeline() as pipeline,
-    ):
+    with job.pipeline() as pipeline:
         injected = (
             pipeline
             | "ReadSeeds" >> ReadSeeds(files)
             | "Inject" >> Inject(config, started_ms)
         )
-        if existing:
-            pattern = io.parts_pattern(existing)
-            current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+        if crawldb.current:
+            current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(crawldb.current)
             injected = (injected, current) | "Merge" >> MergeIntoCrawlDb(config)
-        _ = injected | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+        _ = injected | "WriteCrawlDb" >> io.WriteWebPages(crawldb.new_dir)
     return pipeline.result
 
 

@@ -208,19 +208,16 @@ def execute(request: InvertLinksRequest, job: Job) -> dict[str, int]:
         list(request.segments), list(request.segment_dirs), PARSE, "invertlinks"
     )
     LinkInverter(config)  # a bad rule file fails here, not on a worker
-    target = request.linkdb
-    with (
-        versions.locked(target, force=request.force),
-        versions.new_version(target, keep_backup=False) as new_dir,
-    ):
-        result = _invert(job, config, sources, target, new_dir)
+    with versions.replacing(
+        request.linkdb, keep_backup=False, force=request.force, create=True
+    ) as linkdb:
+        result = _invert(job, config, sources, linkdb)
     return counters(result, NAMESPACE)
 
 
 def _invert(
-    job: Job, config: LinkDbConfig, sources: list[str], target: str, new_dir: str
+    job: Job, config: LinkDbConfig, sources: list[str], linkdb: versions.Replacement
 ) -> PipelineResult:
-    existing = versions.current_version(target)
     for source in sources:
         io.check_parts(io.parts_pattern(source))
     with job.pipeline() as pipeline:
@@ -230,13 +227,13 @@ def _invert(
             | "ReadParses" >> paths.reading_by_name(ReadAllFromAvro())
         )
         inputs: Inputs = parsed
-        if existing:
-            pattern = io.parts_pattern(existing)
-            inputs = (parsed, pipeline | "ReadLinkDb" >> io.ReadWebPages(pattern))
+        if linkdb.current:
+            current = pipeline | "ReadLinkDb" >> io.ReadWebPages(linkdb.current)
+            inputs = (parsed, current)
         _ = (
             inputs
             | "InvertLinks" >> InvertLinks(config)
-            | "WriteLinkDb" >> io.WriteWebPages(new_dir)
+            | "WriteLinkDb" >> io.WriteWebPages(linkdb.new_dir)
         )
     return pipeline.result
 

@@ -27,7 +27,7 @@ from apache_beam.utils.windowed_value import WindowedValue
 
 from crawllib.config import CrawlConfig, ParseConfig, Properties, step_config
 from crawllib.errors import CrawlError
-from crawllib.parse.parse import PageParser, Skip, skip_reason
+from crawllib.parse.parse import PageParser, ParseSkip, skip_reason
 from crawllib.parse.pool import (
     EncodedParse,
     EncodedParseBatch,
@@ -248,7 +248,9 @@ class _KeepParsedFn(beam.DoFn):
         earlier = next(iter(groups["parsed"]), None)
         for page in groups["fetched"]:
             if earlier is not None and _parsed_before(earlier) and not self._force:
-                Metrics.counter(SKIP_NAMESPACE, Skip.ALREADY_PARSED.name.lower()).inc()
+                Metrics.counter(
+                    SKIP_NAMESPACE, ParseSkip.ALREADY_PARSED.name.lower()
+                ).inc()
                 yield "keep", earlier
             else:
                 yield "parse", page

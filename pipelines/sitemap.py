@@ -324,23 +324,28 @@ def execute(request: SitemapRequest, job: Job) -> dict[str, int]:
     files = list_seed_files(request.sitemap_urls) if request.sitemap_urls else []
     UrlCleaner(config.urls, "default")  # a bad rule file fails here, not on a worker
     started_ms = config.fixed_time_ms or now_ms()
-    with versions.locked(request.crawldb, force=request.force):
-        result = _update(request, job, files, started_ms)
+    with versions.replacing(
+        request.crawldb,
+        keep_backup=config.keep_backup,
+        force=request.force,
+        create=True,
+    ) as crawldb:
+        result = _update(request, crawldb, job, files, started_ms)
     return counters(result, NAMESPACE)
 
 
 def _update(
-    request: SitemapRequest, job: Job, files: list[str], started_ms: int
+    request: SitemapRequest,
+    crawldb: versions.Replacement,
+    job: Job,
+    files: list[str],
+    started_ms: int,
 ) -> PipelineResult:
-    config, crawldb = request.config, request.crawldb
-    existing = versions.current_version(crawldb)
-    with (
-        versions.new_version(crawldb, config.keep_backup) as new_dir,
-        job.pipeline() as pipeline,
-    ):
+    config = request.config
+    with job.pipeline() as pipeline:
         current = (
-            pipeline | "ReadCrawlDb" >> io.ReadWebPages(io.parts_pattern(existing))
-            if existing
+            pipeline | "ReadCrawlDb" >> io.ReadWebPages(crawldb.current)
+            if crawldb.current
             else pipeline | "NoCrawlDb" >> beam.Create([])
         )
         sources = [pipeline | "ReadSitemapUrls" >> ReadSeeds(files)] if files else []
@@ -357,7 +362,7 @@ def _update(
         _ = (
             (lines, current)
             | "Sitemap" >> Sitemap(config, started_ms)
-            | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+            | "WriteCrawlDb" >> io.WriteWebPages(crawldb.new_dir)
         )
     return pipeline.result
 

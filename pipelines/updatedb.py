@@ -239,24 +239,20 @@ def execute(request: UpdateRequest, job: Job) -> dict[str, int]:
     config, crawldb = request.config, request.crawldb
     UrlCleaner(config.urls, "crawldb")  # a bad rule file fails here
     segments = _segments(request.segments, request.segment_dirs)
-    versions.require(crawldb)  # no crawldb: one line before the lock
-    with versions.locked(crawldb, force=request.force):
-        pattern = versions.require(crawldb)  # read under the lock
-        result = _update(job, config, crawldb, pattern, segments)
+    with versions.replacing(
+        crawldb, keep_backup=config.keep_backup, force=request.force
+    ) as db:
+        result = _update(job, config, db, segments)
     return {**counters(result, NAMESPACE), **counters(result, STATUS_NAMESPACE)}
 
 
 def _update(
-    job: Job, config: UpdateConfig, crawldb: str, pattern: str, segments: list[str]
+    job: Job, config: UpdateConfig, db: versions.Replacement, segments: list[str]
 ) -> PipelineResult:
-    with (
-        versions.new_version(crawldb, config.keep_backup) as new_dir,
-        progress.shown(),
-        job.pipeline() as pipeline,
-    ):
+    with progress.shown(), job.pipeline() as pipeline:
         current = (
             pipeline
-            | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+            | "ReadCrawlDb" >> io.ReadWebPages(db.parts)
             | "ShowProgress" >> progress.ShowProgress("updatedb")
         )
         parts = [
@@ -270,7 +266,7 @@ def _update(
         _ = (
             (current, records)
             | "UpdateDb" >> UpdateDb(config, now_ms())
-            | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+            | "WriteCrawlDb" >> io.WriteWebPages(db.new_dir)
         )
     return pipeline.result
 

@@ -32,7 +32,7 @@ PARTITION_MARKER = "_partition_"
 """``markers['_partition_']``: the fetch list (partition) of a generated page."""
 
 
-class Skip(enum.Enum):
+class GenerateSkip(enum.Enum):
     """Why generate passed a URL over; the value is the ``Generator`` counter."""
 
     FILTERED = "URL_FILTERS_REJECTED"
@@ -64,34 +64,34 @@ class Selector:
             else None
         )
 
-    def select(self, page: WebPage) -> float | Skip:
+    def select(self, page: WebPage) -> float | GenerateSkip:
         """The page's sort value if it is to be generated, else why not."""
         config = self._config
         if self._filters is not None and self._filters.filter(page["url"]) is None:
-            return Skip.FILTERED
+            return GenerateSkip.FILTERED
         due, page = should_fetch(page, self._cur_time_ms, config.max_interval_s)
         if not due:
-            return Skip.NOT_DUE
+            return GenerateSkip.NOT_DUE
         generated_ms = generate_time(page)
         if generated_ms is not None and (
             generated_ms + config.gen_delay_ms > self._cur_time_ms
         ):
-            return Skip.WAIT_FOR_UPDATE
+            return GenerateSkip.WAIT_FOR_UPDATE
         sort = generator_sort_value(page)
         if (
             config.restrict_status is not None
             and page["status"] != config.restrict_status
         ):
-            return Skip.STATUS
+            return GenerateSkip.STATUS
         if config.min_score is not None and sort < config.min_score:
-            return Skip.SCORE_TOO_LOW
+            return GenerateSkip.SCORE_TOO_LOW
         if (
             config.min_interval_s != -1
             and page["fetchInterval"] > config.min_interval_s
         ):
-            return Skip.INTERVAL
+            return GenerateSkip.INTERVAL
         if config.max_distance > -1 and _distance(page) > config.max_distance:
-            return Skip.DISTANCE
+            return GenerateSkip.DISTANCE
         return sort
 
     def count_key(self, url: str) -> str | None:

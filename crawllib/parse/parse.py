@@ -30,7 +30,7 @@ PAGE_METADATA = frozenset({"OriginalCharEncoding", "CharEncodingForConversion"})
 """Parse metadata that 2.x parse-html keeps in the page's metadata."""
 
 
-class Skip(enum.Enum):
+class ParseSkip(enum.Enum):
     """Why ParserJob passed a page over without writing it."""
 
     NOT_FETCHED = "not fetched yet"  # no fetch mark
@@ -40,14 +40,14 @@ class Skip(enum.Enum):
 
 def skip_reason(
     page: WebPage, config: ParseConfig, resume: bool = False, force: bool = False
-) -> Skip | None:
+) -> ParseSkip | None:
     """ParserMapper's checks, in order; None when the page goes on to be parsed."""
     if not page["markers"].get(Mark.FETCH.value):
-        return Skip.NOT_FETCHED
+        return ParseSkip.NOT_FETCHED
     if resume and page["markers"].get(Mark.PARSE.value) and not force:
-        return Skip.ALREADY_PARSED
+        return ParseSkip.ALREADY_PARSED
     if config.skip_truncated and is_truncated(page):
-        return Skip.TRUNCATED
+        return ParseSkip.TRUNCATED
     return None
 
 

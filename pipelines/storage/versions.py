@@ -215,6 +215,54 @@ def new_version(db: str, keep_backup: bool = True) -> Iterator[str]:
     publish(db, new_dir, keep_backup=keep_backup)
 
 
+@dataclass(frozen=True)
+class Replacement:
+    """A job's hold on a crawldb (or linkdb): what it reads, where it writes."""
+
+    current: str | None
+    """The part-file glob of the current version, read under the lock; None:
+    the database is new."""
+    new_dir: str
+    """The directory the job writes its new version to."""
+
+    @property
+    def parts(self) -> str:
+        """:attr:`current` of a database that must exist (not ``create``).
+
+        Raises:
+            CrawlDbMissingError: there is no current version.
+        """
+        if self.current is None:
+            raise CrawlDbMissingError("no published version to read")
+        return self.current
+
+
+@contextlib.contextmanager
+def replacing(
+    db: str, *, keep_backup: bool = True, force: bool = False, create: bool = False
+) -> Iterator[Replacement]:
+    """Replace ``db``'s current version by what the block writes: the one way.
+
+    The lock is held for the block; the current version is read under it;
+    the new version is published if the block succeeds and removed if not,
+    so ``db`` is as before or as after. ``create`` allows a new database
+    (inject, invertlinks); otherwise a missing one is one line before the
+    lock is taken.
+
+    Raises:
+        CrawlDbMissingError: no ``db`` and not ``create``.
+        CrawlDbLockedError: another job holds it and ``force`` is false.
+    """
+    if not create:
+        require(db)
+    with locked(db, force=force), new_version(db, keep_backup) as new_dir:
+        current = current_version(db)
+        if current is None and not create:
+            require(db)  # removed while we waited for the lock
+        pattern = None if current is None else io.parts_pattern(current)
+        yield Replacement(pattern, new_dir)
+
+
 def tidy(db: str, pointer: Pointer | None = None) -> None:
     """Delete what no published version needs; fix the local links.
 

@@ -92,10 +92,8 @@ def execute(request: RoundRequest, job: Job) -> RoundCounts:
     due_window = (started_ms, started_ms + DUE_WINDOW_MS)
     try:
         with (
-            versions.locked(crawldb),
-            versions.new_version(crawldb, request.update.keep_backup) as new_dir,
+            versions.replacing(crawldb, keep_backup=request.update.keep_backup) as db,
         ):
-            pattern = versions.require(crawldb)  # read under the lock
             lists = [
                 io.parts_pattern(FileSystems.join(segment, GENERATE))
                 for segment in segments
@@ -109,9 +107,7 @@ def execute(request: RoundRequest, job: Job) -> RoundCounts:
                         zip(segments, lists, strict=True)
                     )
                 ]
-                _update_and_dedup(
-                    pipeline, pattern, records, request, due_window, new_dir
-                )
+                _update_and_dedup(pipeline, db, records, request, due_window)
             for segment, staged in stages.items():
                 install_parts(segment, staged)
     finally:
@@ -144,16 +140,15 @@ def _fetch_and_parse(
 
 def _update_and_dedup(
     pipeline: beam.Pipeline,
-    pattern: str,
+    db: versions.Replacement,
     records: list[PCollection[WebPage]],
     request: RoundRequest,
     due_window: tuple[int, int],
-    new_dir: str,
 ) -> None:
     """The crawldb updated with ``records``, deduplicated, counted, written."""
     current = (
         pipeline
-        | "ReadCrawlDb" >> io.ReadWebPages(pattern)
+        | "ReadCrawlDb" >> io.ReadWebPages(db.parts)
         | "ShowProgress" >> progress.ShowProgress("updatedb")
     )
     _ = (
@@ -164,7 +159,7 @@ def _update_and_dedup(
         >> beam.Map(
             _count_due, window=due_window, max_interval_s=request.max_interval_s
         )
-        | "WriteCrawlDb" >> io.WriteWebPages(new_dir)
+        | "WriteCrawlDb" >> io.WriteWebPages(db.new_dir)
     )
 
 

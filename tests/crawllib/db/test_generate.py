@@ -7,9 +7,9 @@ from crawllib.config import GenerateConfig, UrlConfig, load_properties
 from crawllib.db.generate import (
     GENERATE_TIME_KEY,
     PARTITION_MARKER,
+    GenerateSkip,
     SegmentAssigner,
     Selector,
-    Skip,
     generate_time,
     generated_page,
     host_cap,
@@ -42,12 +42,12 @@ def test_nutch_due_page_is_selected_with_its_score_as_sort_value():
 
 def test_nutch_url_filter_unless_no_filter():
     image = _page("http://a.com/x.gif")
-    assert _select(image) is Skip.FILTERED
+    assert _select(image) is GenerateSkip.FILTERED
     assert _select(image, filter_urls=False) == 1.0
 
 
 def test_nutch_not_due_pages_are_skipped():
-    assert _select(_page(fetchTime=NOW + 1)) is Skip.NOT_DUE
+    assert _select(_page(fetchTime=NOW + 1)) is GenerateSkip.NOT_DUE
     # --adddays moves the clock, so the same page becomes due
     assert Selector(CONFIG, NOW + DAY_MS).select(_page(fetchTime=NOW + 1)) == 1.0
 
@@ -55,7 +55,7 @@ def test_nutch_not_due_pages_are_skipped():
 def test_nutch_recently_generated_waits_for_update():
     # Generator.SelectorMapper: _ngt_ + crawl.gen.delay > curTime
     recent = with_generate_time(_page(), NOW - 1000)
-    assert _select(recent) is Skip.WAIT_FOR_UPDATE
+    assert _select(recent) is GenerateSkip.WAIT_FOR_UPDATE
     old = with_generate_time(_page(), NOW - CONFIG.gen_delay_ms - 1)
     assert _select(old) == 1.0
     assert _select(recent, gen_delay_ms=500) == 1.0
@@ -63,24 +63,28 @@ def test_nutch_recently_generated_waits_for_update():
 
 def test_nutch_restrict_status():
     fetched = _page(status=CrawlStatus.FETCHED)
-    assert _select(fetched, restrict_status=CrawlStatus.UNFETCHED) is Skip.STATUS
+    assert (
+        _select(fetched, restrict_status=CrawlStatus.UNFETCHED) is GenerateSkip.STATUS
+    )
     assert _select(fetched, restrict_status=CrawlStatus.FETCHED) == 1.0
 
 
 def test_nutch_min_score_compares_the_sort_value():
-    assert _select(_page(score=-0.1)) is Skip.SCORE_TOO_LOW  # nutch-default 0
-    assert _select(_page(score=0.5), min_score=1.0) is Skip.SCORE_TOO_LOW
+    assert _select(_page(score=-0.1)) is GenerateSkip.SCORE_TOO_LOW  # nutch-default 0
+    assert _select(_page(score=0.5), min_score=1.0) is GenerateSkip.SCORE_TOO_LOW
     assert _select(_page(score=-5.0), min_score=None) == -5.0
 
 
 def test_nutch_min_interval_keeps_short_intervals_only():
-    assert _select(_page(fetchInterval=3600), min_interval_s=60) is Skip.INTERVAL
+    assert (
+        _select(_page(fetchInterval=3600), min_interval_s=60) is GenerateSkip.INTERVAL
+    )
     assert _select(_page(fetchInterval=60), min_interval_s=60) == 1.0
 
 
 def test_nutch_2x_max_distance():
     far = _page(markers={"dist": "3"})
-    assert _select(far, max_distance=2) is Skip.DISTANCE
+    assert _select(far, max_distance=2) is GenerateSkip.DISTANCE
     assert _select(far, max_distance=3) == 1.0
     assert _select(_page(), max_distance=0) == 1.0  # no dist marker passes
 
@@ -88,8 +92,8 @@ def test_nutch_2x_max_distance():
 def test_checks_run_in_nutch_order():
     # filtered wins over not due, not due over a low score
     page = _page("http://a.com/x.gif", fetchTime=NOW + 1, score=-1.0)
-    assert _select(page) is Skip.FILTERED
-    assert _select(page, filter_urls=False) is Skip.NOT_DUE
+    assert _select(page) is GenerateSkip.FILTERED
+    assert _select(page, filter_urls=False) is GenerateSkip.NOT_DUE
 
 
 def test_count_key_is_the_normalized_host_or_domain():

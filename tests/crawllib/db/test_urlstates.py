@@ -1,7 +1,7 @@
 import pytest
 
 from crawllib.config import GenerateConfig, UrlConfig, load_properties
-from crawllib.db.generate import Selector, Skip, with_generate_time
+from crawllib.db.generate import GenerateSkip, Selector, with_generate_time
 from crawllib.db.urlstates import UrlState, UrlStateCounts, is_due, url_state
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
@@ -102,7 +102,7 @@ def test_nutch_running_is_what_the_generator_skips_as_wait_for_update():
     offsets = [-DELAY - 1, -DELAY, -DELAY + 1, -1, 0, 1]
     for offset in offsets:
         page = _generated(_page(), NOW + offset)
-        skipped = selector.select(page) is Skip.WAIT_FOR_UPDATE
+        skipped = selector.select(page) is GenerateSkip.WAIT_FOR_UPDATE
         assert (url_state(page, NOW, DELAY) is UrlState.RUNNING) == skipped, offset
     assert selector.select(_page()) == 0.0  # not generated: selectable
 

@@ -4,7 +4,7 @@ from typing import Any
 
 from crawllib.config import ParseConfig, load_properties
 from crawllib.fetch.records import REDIRECT_DISCOVERED, TRUNCATED
-from crawllib.parse.parse import PageParser, Skip, is_truncated, skip_reason
+from crawllib.parse.parse import PageParser, ParseSkip, is_truncated, skip_reason
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 
@@ -103,10 +103,10 @@ def test_binary_junk_labelled_html_never_raises():
 
 def test_nutch_skip_rules_in_mapper_order():
     unfetched = new_page(URL, status=CrawlStatus.FETCHED)
-    assert skip_reason(unfetched, CONFIG) is Skip.NOT_FETCHED
+    assert skip_reason(unfetched, CONFIG) is ParseSkip.NOT_FETCHED
     parsed = _fetched(markers={"_ftcmrk_": "s", "__prsmrk__": "s"})
     assert skip_reason(parsed, CONFIG) is None
-    assert skip_reason(parsed, CONFIG, resume=True) is Skip.ALREADY_PARSED
+    assert skip_reason(parsed, CONFIG, resume=True) is ParseSkip.ALREADY_PARSED
     assert skip_reason(parsed, CONFIG, resume=True, force=True) is None
 
 
@@ -117,6 +117,6 @@ def test_nutch_truncated_pages_are_skipped_unless_configured():
     assert is_truncated(by_header)
     assert is_truncated(by_flag)
     assert not is_truncated(whole)
-    assert skip_reason(by_header, CONFIG) is Skip.TRUNCATED
+    assert skip_reason(by_header, CONFIG) is ParseSkip.TRUNCATED
     keep = dataclasses.replace(CONFIG, skip_truncated=False)
     assert skip_reason(by_header, keep) is None
