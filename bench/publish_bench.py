@@ -39,7 +39,7 @@ from apache_beam.options.pipeline_options import PipelineOptions
 
 from crawllib.webpage import new_page, schema
 from pipelines.runtime import beamspeed, gcpauth
-from pipelines.storage import io, versions
+from pipelines.storage import fs, partfiles, versions
 from tests.objectstores import start_server
 
 
@@ -102,14 +102,14 @@ def _write_version(directory: str, blobs: list[bytes]) -> None:
 def _rename_install(db: str, new_dir: str) -> None:
     """beamcrawl's install before versions (Nutch's CrawlDb.install)."""
     current, old = FileSystems.join(db, "current"), FileSystems.join(db, "old")
-    io.remove_dir(old)
-    if io.is_local(db):  # directory renames
+    fs.remove_dir(old)
+    if fs.is_local(db):  # directory renames
         os.rename(current, old)
         os.rename(new_dir, current)
         return
-    io.move_parts(current, old)  # a copy and a delete of every part file
-    io.move_parts(new_dir, current)
-    io.remove_dir(new_dir)
+    partfiles.move_parts(current, old)  # a copy and a delete of every part file
+    partfiles.move_parts(new_dir, current)
+    fs.remove_dir(new_dir)
 
 
 def _timed(action: Callable[[], None]) -> float:
@@ -145,7 +145,7 @@ def _measure(root: str, blobs: list[bytes], repeat: int) -> tuple[float, float, 
 
 def _write_version_pointer(path: str) -> None:
     body = b'{"version": "versions/20261203T114512Z-5f0c2a91", "previous": null}\n'
-    if io.is_local(path):
+    if fs.is_local(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path + ".tmp", "wb") as f:
             f.write(body)

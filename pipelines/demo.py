@@ -43,7 +43,7 @@ from pipelines import crawl, readdb
 from pipelines.runtime import runners
 from pipelines.runtime.arguments import add_link_policy_argument
 from pipelines.runtime.options import JobArgs, job_parser, parse_job_args
-from pipelines.storage import io, versions
+from pipelines.storage import fs, partfiles, versions
 from pipelines.storage.segments import list_segments
 
 REDIRECTS = {"/old-news.html": "/about.html"}
@@ -210,8 +210,8 @@ def report(crawl_dir: str, out: TextIO) -> None:
 def crawled(crawldb: str) -> list[tuple[str, str, str]]:
     """(URL, db status name, title) of each crawldb record, by URL."""
     rows = []
-    for path, _ in io.part_paths(versions.require(crawldb)):
-        with io.open_raw(path) as stream:
+    for path, _ in partfiles.part_paths(versions.require(crawldb)):
+        with fs.open_raw(path) as stream:
             for record in fastavro.reader(stream):
                 page = cast(WebPage, record)
                 status = _db_status(page["status"])

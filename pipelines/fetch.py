@@ -50,7 +50,7 @@ from pipelines.runtime.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.storage import io
+from pipelines.storage import io, partfiles
 from pipelines.storage.segments import (
     FETCH,
     GENERATE,
@@ -177,7 +177,7 @@ def execute(request: FetchRequest, job: Job) -> dict[str, int]:
     """Fetch the request's segment (and parse it); returns the counters."""
     config, segment, parse_config = request.config, request.segment, request.parse
     stages = staged_parts(segment, (FETCH, PARSE) if parse_config else (FETCH,))
-    fetch_list = io.parts_pattern(FileSystems.join(segment, GENERATE))
+    fetch_list = partfiles.parts_pattern(FileSystems.join(segment, GENERATE))
     try:
         with progress.shown() as board, job.pipeline() as pipeline:
             if board.live:

@@ -46,7 +46,7 @@ from pipelines.runtime.options import (
     now_ms,
     parse_job_args,
 )
-from pipelines.storage import io, versions
+from pipelines.storage import fs, io, versions
 from pipelines.storage.segments import (
     GENERATE,
     install_segment,
@@ -321,7 +321,7 @@ def execute(request: GenerateRequest, job: Job) -> tuple[list[str], dict[str, in
                 new_db = None
         finally:
             for path in [*stages, *([new_db] if new_db else [])]:
-                io.remove_dir(path)
+                fs.remove_dir(path)
     return written, values
 
 
@@ -346,7 +346,7 @@ def _run_ranked(
         config = dataclasses.replace(config, rank_window=8 * rank_window(config))
         _LOG.info("rank window too small, running again with %d", config.rank_window)
         for path in [*stages, *([new_db] if new_db else [])]:
-            io.remove_dir(path)
+            fs.remove_dir(path)
 
 
 def _run_once(

@@ -52,7 +52,7 @@ from pipelines.runtime.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.storage import io, paths, versions
+from pipelines.storage import fs, io, partfiles, paths, versions
 from pipelines.storage.segments import PARSE, part_dirs
 
 NAMESPACE = "IndexerStatus"
@@ -154,7 +154,7 @@ class WriteIndexFiles(beam.PTransform[PCollection[Action], PCollection[str]]):
             | "Encode" >> beam.MapTuple(_encoder(self._fmt, self._index))
             | "WriteFiles"
             >> io.WriteText(
-                FileSystems.join(self._directory, io.PART_PREFIX),
+                FileSystems.join(self._directory, partfiles.PART_PREFIX),
                 suffix=_SUFFIXES[self._fmt],
                 shard_name_template="-SSSSS-of-NNNNN",
                 header=indexformats.SOLR_HEADER if solr else None,
@@ -173,8 +173,8 @@ def _encoder(fmt: str, index: str) -> Any:
 
 def read_actions(directory: str) -> Iterator[Action]:
     """The actions in the staging files :class:`WriteIndexFiles` wrote (tantivy)."""
-    for path, _ in io.part_paths(paths.under(directory, "part-*")):
-        with io.open_raw(path) as stream:
+    for path, _ in partfiles.part_paths(paths.under(directory, "part-*")):
+        with fs.open_raw(path) as stream:
             for raw in stream.read().decode("utf-8").splitlines():
                 if raw.strip():
                     yield indexformats.read_action_line(raw)
@@ -236,14 +236,14 @@ def execute(request: IndexRequest, job: Job) -> dict[str, int]:
         list(request.segments), list(request.segment_dirs), PARSE, "index"
     )
     for source in sources:
-        io.check_parts(io.parts_pattern(source))
+        partfiles.check_parts(partfiles.parts_pattern(source))
     stores = (crawldb, sources, linkdb)
     if fmt != TANTIVY:
-        with io.new_output(index_dir):
+        with fs.new_output(index_dir):
             result = _index(job, config, fmt, stores, index_dir)
         return counters(result, NAMESPACE)
     temp = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
-    with io.scratch(temp) as staging:
+    with fs.scratch(temp) as staging:
         result = _index(job, config, fmt, stores, staging)
         searchindex.apply_actions(index_dir, read_actions(staging))
     return counters(result, NAMESPACE)
@@ -266,7 +266,7 @@ def _index(
         )
         parsed = (
             pipeline
-            | "ListParses" >> beam.Create([io.parts_pattern(s) for s in sources])
+            | "ListParses" >> beam.Create([partfiles.parts_pattern(s) for s in sources])
             | "ReadParses" >> paths.reading_by_name(ReadAllFromAvro())
         )
         inputs: Inputs = (db, parsed)
@@ -283,13 +283,13 @@ def _index(
 def _check_target(fmt: str, index_dir: str) -> None:
     """A tantivy index is local; Solr/ES files must not mix with older ones."""
     if fmt == TANTIVY:
-        if not io.is_local(index_dir):
+        if not fs.is_local(index_dir):
             raise ConfigError(
                 f"beamcrawl index: a tantivy index must be on this machine's disk, "
                 f"not {index_dir}; use --format solr or elasticsearch for a store"
             )
         return
-    if io.part_paths(paths.under(index_dir, "part-*")):
+    if partfiles.part_paths(paths.under(index_dir, "part-*")):
         raise CrawlError(
             f"beamcrawl index: {index_dir} already holds part files; "
             "post and remove them, or give another directory"
@@ -302,7 +302,7 @@ def _linkdb(linkdb: str | None) -> str | None:
     current = versions.current_version(linkdb)
     if current is None:
         raise CrawlDbMissingError(f"no linkdb at {linkdb} (run invertlinks first)")
-    return io.parts_pattern(current)
+    return partfiles.parts_pattern(current)
 
 
 def parser() -> ArgumentParser:

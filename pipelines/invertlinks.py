@@ -42,7 +42,7 @@ from pipelines.runtime.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.storage import io, paths, versions
+from pipelines.storage import io, partfiles, paths, versions
 from pipelines.storage.segments import PARSE, part_dirs
 
 _LOG = logging.getLogger(__name__)
@@ -219,11 +219,11 @@ def _invert(
     job: Job, config: LinkDbConfig, sources: list[str], linkdb: versions.Replacement
 ) -> PipelineResult:
     for source in sources:
-        io.check_parts(io.parts_pattern(source))
+        partfiles.check_parts(partfiles.parts_pattern(source))
     with job.pipeline() as pipeline:
         parsed = (
             pipeline
-            | "ListParses" >> beam.Create([io.parts_pattern(s) for s in sources])
+            | "ListParses" >> beam.Create([partfiles.parts_pattern(s) for s in sources])
             | "ReadParses" >> paths.reading_by_name(ReadAllFromAvro())
         )
         inputs: Inputs = parsed

@@ -46,7 +46,7 @@ from pipelines.runtime.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.storage import io
+from pipelines.storage import fs, io, partfiles
 from pipelines.storage.segments import FETCH, PARSE, install_parts, staged_part
 
 _LOG = logging.getLogger(__name__)
@@ -307,20 +307,20 @@ def execute(request: ParseRequest, job: Job) -> dict[str, int]:
     config, segment = request.config, request.segment
     PageParser(config).close()  # a bad rule file fails here, not on a worker
     source = FileSystems.join(segment, FETCH)
-    if not io.has_parts(source):
+    if not partfiles.has_parts(source):
         raise CrawlError(f"segment {segment} is not fetched (no {source})")
     target = FileSystems.join(segment, PARSE)
-    resume = request.resume and io.has_parts(target)
+    resume = request.resume and partfiles.has_parts(target)
     staging = staged_part(segment, PARSE)
-    io.remove_dir(staging)
+    fs.remove_dir(staging)
     try:
         with job.pipeline() as pipeline:
             fetched = pipeline | "ReadFetched" >> io.ReadWebPages(
-                io.parts_pattern(source)
+                partfiles.parts_pattern(source)
             )
             if resume:
                 earlier = pipeline | "ReadParsed" >> io.ReadWebPages(
-                    io.parts_pattern(target)
+                    partfiles.parts_pattern(target)
                 )
                 parsed = _resume(fetched, earlier, config, request.force)
             else:
@@ -328,7 +328,7 @@ def execute(request: ParseRequest, job: Job) -> dict[str, int]:
             _ = parsed | "WriteParsed" >> io.WriteWebPages(staging)
         install_parts(segment, {PARSE: staging})
     finally:
-        io.remove_dir(staging)
+        fs.remove_dir(staging)
     result = pipeline.result
     return {
         **counters(result, NAMESPACE),

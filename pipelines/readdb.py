@@ -39,7 +39,7 @@ from pipelines.runtime.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.storage import damaged, io, paths, versions
+from pipelines.storage import damaged, fs, io, paths, versions
 
 _QUANTILE_STEPS = 1001  # 0.1% resolution for db.stats.score.quantiles
 
@@ -211,7 +211,7 @@ def execute(request: ReadDbRequest, job: Job) -> int:
     """Read the crawldb as the request says; prints to stdout; the exit code."""
     crawldb, mode = request.crawldb, request.mode
     if mode in ("verify", "salvage"):
-        if not io.dir_exists(crawldb):
+        if not fs.dir_exists(crawldb):
             raise CrawlDbMissingError(f"no crawldb at {crawldb}")
         if mode == "verify":
             return damaged.verify(crawldb)
@@ -243,7 +243,7 @@ def _target(request: ReadDbRequest) -> str:
 
 def _print_stats(request: ReadDbRequest, job: Job, pattern: str) -> int:
     config = request.config.stats
-    with io.scratch(_temp_location(job)) as scratch:
+    with fs.scratch(_temp_location(job)) as scratch:
         with job.pipeline() as pipeline:
             _ = (
                 pipeline
@@ -252,7 +252,7 @@ def _print_stats(request: ReadDbRequest, job: Job, pattern: str) -> int:
                 | "ToJson" >> beam.Map(json.dumps)
                 | "WriteReport" >> io.WriteText(FileSystems.join(scratch, "stats"))
             )
-        report = json.loads(io.read_lines(paths.under(scratch, "stats*"))[0])
+        report = json.loads(fs.read_lines(paths.under(scratch, "stats*"))[0])
     if request.as_json:
         print(json.dumps(report["json"], indent=2))  # ASCII: controls escaped
     else:
@@ -263,7 +263,7 @@ def _print_stats(request: ReadDbRequest, job: Job, pattern: str) -> int:
 def _dump(job: Job, pattern: str, out_dir: str) -> int:
     if FileSystems.exists(out_dir) and paths.match(paths.under(out_dir, "*"), limit=1):
         raise ConfigError(f"beamcrawl readdb: output directory {out_dir} is not empty")
-    with io.new_output(out_dir), job.pipeline() as pipeline:
+    with fs.new_output(out_dir), job.pipeline() as pipeline:
         _ = (
             pipeline
             | "ReadCrawlDb" >> io.ReadWebPages(pattern)
@@ -285,7 +285,7 @@ def _print_url(request: ReadDbRequest, job: Job, pattern: str) -> int:
     normalized = UrlNormalizers(request.config.urls).normalize(url)
     if normalized:
         wanted.add(normalized)
-    with io.scratch(_temp_location(job)) as scratch:
+    with fs.scratch(_temp_location(job)) as scratch:
         with job.pipeline() as pipeline:
             _ = (
                 pipeline
@@ -295,7 +295,7 @@ def _print_url(request: ReadDbRequest, job: Job, pattern: str) -> int:
                 | "Render" >> beam.Map(render_page)
                 | "WritePage" >> io.WriteText(FileSystems.join(scratch, "page"))
             )
-        lines = io.read_lines(paths.under(scratch, "page*"))
+        lines = fs.read_lines(paths.under(scratch, "page*"))
     if not lines:
         print(f"not found: {printable(url)}")
         return 1

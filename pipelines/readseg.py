@@ -48,7 +48,7 @@ from pipelines.runtime.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.storage import io, paths
+from pipelines.storage import fs, io, partfiles, paths
 from pipelines.storage.segments import FETCH, GENERATE, PARSE, PARTS, list_segments
 
 HEADER = "NAME\t\tGENERATED\tFETCHER START\t\tFETCHER END\t\tFETCHED\tPARSED"
@@ -142,7 +142,9 @@ def list_line(name: str, figures: dict[str, Any] | None, parts: set[str]) -> str
 
 def segment_parts(segment: str) -> set[str]:
     """Which of ``generate``, ``fetch`` and ``parse`` the segment has."""
-    return {part for part in PARTS if io.has_parts(FileSystems.join(segment, part))}
+    return {
+        part for part in PARTS if partfiles.has_parts(FileSystems.join(segment, part))
+    }
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,7 @@ def execute(request: ReadSegRequest, job: Job) -> int:
 
 
 def _list(job: Job, parts: dict[str, set[str]]) -> int:
-    with io.scratch(_temp_location(job)) as scratch:
+    with fs.scratch(_temp_location(job)) as scratch:
         with job.pipeline() as pipeline:
             _ = (
                 _read_parts(pipeline, parts)
@@ -201,7 +203,7 @@ def _list(job: Job, parts: dict[str, set[str]]) -> int:
                 | "ToJson" >> beam.Map(json.dumps)
                 | "WriteStats" >> io.WriteText(FileSystems.join(scratch, "stats"))
             )
-        lines = io.read_lines(paths.under(scratch, "stats*"))
+        lines = fs.read_lines(paths.under(scratch, "stats*"))
     rows = [json.loads(line) for line in lines]
     figures = {row["segment"]: row for row in rows}
     print(HEADER)
@@ -219,7 +221,7 @@ def _read_parts(
     for index, (segment, present) in enumerate(parts.items()):
         for part in sorted(present):
             label = f"{part.capitalize()}{index}"
-            pattern = io.parts_pattern(FileSystems.join(segment, part))
+            pattern = partfiles.parts_pattern(FileSystems.join(segment, part))
             records.append(
                 pipeline
                 | f"Read{label}" >> io.ReadWebPages(pattern)
@@ -232,13 +234,15 @@ def _read_parts(
 def _dump(job: Job, segment: str, present: set[str], out_dir: str) -> int:
     if _has_content(out_dir):
         raise ConfigError(f"beamcrawl readseg: output directory {out_dir} is not empty")
-    with io.new_output(out_dir), job.pipeline() as pipeline:
+    with fs.new_output(out_dir), job.pipeline() as pipeline:
         for part in sorted(present):
             label = part.capitalize()
             _ = (
                 pipeline
                 | f"Read{label}"
-                >> io.ReadWebPages(io.parts_pattern(FileSystems.join(segment, part)))
+                >> io.ReadWebPages(
+                    partfiles.parts_pattern(FileSystems.join(segment, part))
+                )
                 | f"ToJson{label}" >> beam.Map(to_json_line)
                 | f"Write{label}"
                 >> io.WriteText(

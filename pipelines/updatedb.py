@@ -39,7 +39,7 @@ from pipelines.runtime.options import (
     now_ms,
     parse_job_args,
 )
-from pipelines.storage import io, versions
+from pipelines.storage import io, partfiles, versions
 from pipelines.storage.segments import FETCH, PARSE, list_segments
 
 NAMESPACE = "CrawlDB"
@@ -257,10 +257,10 @@ def _update(
         )
         parts = [
             pipeline
-            | f"Read{part.title()}{n}" >> io.ReadWebPages(io.parts_pattern(path))
+            | f"Read{part.title()}{n}" >> io.ReadWebPages(partfiles.parts_pattern(path))
             for n, segment in enumerate(segments)
             for part in (FETCH, PARSE)
-            if io.has_parts(path := FileSystems.join(segment, part))
+            if partfiles.has_parts(path := FileSystems.join(segment, part))
         ]
         records = parts | "AllRecords" >> beam.Flatten()
         _ = (
@@ -275,7 +275,7 @@ def _segments(segments: Sequence[str], segment_dirs: Sequence[str]) -> list[str]
     found = list(segments)
     for segments_dir in segment_dirs:
         found += list_segments(segments_dir, (FETCH,))
-    fetched = [s for s in found if io.has_parts(FileSystems.join(s, FETCH))]
+    fetched = [s for s in found if partfiles.has_parts(FileSystems.join(s, FETCH))]
     missing = sorted(set(found) - set(fetched))
     if missing:
         raise CrawlError(f"segment {missing[0]} is not fetched (no {FETCH}/ in it)")

@@ -52,7 +52,7 @@ from pipelines.runtime.options import (
     now_ms,
     parse_job_args,
 )
-from pipelines.storage import io, paths
+from pipelines.storage import fs, io, partfiles, paths
 from pipelines.storage.segments import FETCH, part_dirs
 
 NAMESPACE = "WARC"
@@ -247,7 +247,7 @@ def execute(request: WarcRequest, job: Job) -> dict[str, int]:
         list(request.segments), list(request.segment_dirs), FETCH, "warc"
     )
     for source in sources:
-        io.check_parts(io.parts_pattern(source))
+        partfiles.check_parts(partfiles.parts_pattern(source))
     out_dir = request.out_dir
     staging = FileSystems.join(out_dir, f".warc-{secrets.token_hex(4)}.tmp")
     listing = FileSystems.join(staging, "_files")
@@ -255,15 +255,16 @@ def execute(request: WarcRequest, job: Job) -> dict[str, int]:
         with job.pipeline() as pipeline:
             _ = (
                 pipeline
-                | "ListFetches" >> beam.Create([io.parts_pattern(s) for s in sources])
+                | "ListFetches"
+                >> beam.Create([partfiles.parts_pattern(s) for s in sources])
                 | "ReadFetches" >> paths.reading_by_name(ReadAllFromAvro())
                 | "WriteWarc"
                 >> WriteWarc(staging, request.config, now_ms(), request.num_shards)
                 | "ListFiles" >> io.WriteText(listing, shard_name_template="")
             )
-        written = _publish(io.read_lines(paths.escape(listing)), out_dir)
+        written = _publish(fs.read_lines(paths.escape(listing)), out_dir)
     finally:
-        io.remove_dir(staging)
+        fs.remove_dir(staging)
     values = counters(pipeline.result, NAMESPACE)
     values["files_written"] = len(written)
     values["bytes_written"] = sum(written.values())
@@ -274,7 +275,7 @@ def _publish(files: list[str], out_dir: str) -> dict[str, int]:
     """Move the listed files from staging into ``out_dir``; their sizes by path."""
     if not files:
         return {}
-    if io.is_local(out_dir) and not io.dir_exists(out_dir):
+    if fs.is_local(out_dir) and not fs.dir_exists(out_dir):
         FileSystems.mkdirs(out_dir)
     targets = [FileSystems.join(out_dir, posixpath.basename(path)) for path in files]
     FileSystems.rename(files, targets)

@@ -42,7 +42,7 @@ from rich.text import Text
 from crawllib.avro import check as avrocheck
 from crawllib.fetch import progress
 from crawllib.fetch.progress import FetchSnapshot
-from pipelines.storage import io
+from pipelines.storage import fs, partfiles
 
 _LOG = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -307,9 +307,9 @@ def count_records(pattern: str) -> int:
     Only the block headers are read (:func:`crawllib.avro.check.count_records`),
     no block is decompressed.
     """
-    schema_name, fields = io.webpage_schema_check()
+    schema_name, fields = partfiles.webpage_schema_check()
     records = 0
-    for path, size in io.part_paths(pattern):
-        with io.open_raw(path) as stream:
+    for path, size in partfiles.part_paths(pattern):
+        with fs.open_raw(path) as stream:
             records += avrocheck.count_records(stream, size, schema_name, fields)
     return records

@@ -1,7 +1,8 @@
 """``readdb --verify`` and ``--salvage``: find damaged part files, keep what reads.
 
-Every job checks the part files it reads (:func:`pipelines.storage.io.check_parts`)
-and refuses a damaged one. These are the tools for what comes next:
+Every job checks the part files it reads
+(:func:`pipelines.storage.partfiles.check_parts`) and refuses a damaged one.
+These are the tools for what comes next:
 :func:`verify` decodes every record of every part file of a crawldb or
 linkdb (the current version and its backup) and says which files are
 whole; :func:`salvage` writes the records of the current version's readable
@@ -22,19 +23,19 @@ from crawllib.avro import check as avrocheck
 from crawllib.errors import ConfigError
 from crawllib.terminal import printable
 from crawllib.webpage import schema
-from pipelines.storage import io, versions
+from pipelines.storage import fs, partfiles, versions
 
 
 def verify(db: str, out: TextIO | None = None) -> int:
     """Check every part file of ``db``'s versions; 0 if all are whole, else 2."""
     out = out or sys.stdout
-    name, fields = io.webpage_schema_check()
+    name, fields = partfiles.webpage_schema_check()
     damaged = files = records = 0
     for version in versions.kept_versions(db):
-        for path, size in io.part_paths(io.parts_pattern(version)):
+        for path, size in partfiles.part_paths(partfiles.parts_pattern(version)):
             files += 1
             try:
-                with io.open_raw(path) as stream:
+                with fs.open_raw(path) as stream:
                     count = avrocheck.read_file(stream, size, name, fields)
             except avrocheck.AvroFileError as exc:
                 damaged += 1
@@ -55,16 +56,18 @@ def verify(db: str, out: TextIO | None = None) -> int:
 def salvage(db: str, out_db: str, out: TextIO | None = None) -> int:
     """Write the readable records of ``db``'s current version into ``out_db``."""
     out = out or sys.stderr
-    if io.dir_exists(out_db):
+    if fs.dir_exists(out_db):
         raise ConfigError(f"beamcrawl readdb: {out_db} exists and is not empty")
-    name, fields = io.webpage_schema_check()
+    name, fields = partfiles.webpage_schema_check()
     records: list[Any] = []
     lost = 0
     unknown = False
     current = versions.current_version(db)
-    for path, size in io.part_paths(io.parts_pattern(current)) if current else []:
+    for path, size in (
+        partfiles.part_paths(partfiles.parts_pattern(current)) if current else []
+    ):
         try:
-            with io.open_raw(path) as stream:
+            with fs.open_raw(path) as stream:
                 result = avrocheck.salvage_file(stream, size, name, fields)
         except avrocheck.AvroFileError as exc:
             print(printable(f"{path}: nothing readable: {exc}"), file=out)

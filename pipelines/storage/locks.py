@@ -43,7 +43,7 @@ from apache_beam.io.filesystems import FileSystems
 from crawllib.errors import CrawlDbLockedError
 from pipelines.runtime import interrupts
 from pipelines.storage import failures as storefailures
-from pipelines.storage import io, paths
+from pipelines.storage import fs, paths
 
 _LOG = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def hold(db: str, force: bool = False, wait_s: float = WAIT_S) -> Iterator[None]
         with interrupts.deferred():  # released whole, even if a signal comes
             _delete(asking)
             _delete(held)
-            if io.is_local(db):  # no empty directory left behind on local disk
+            if fs.is_local(db):  # no empty directory left behind on local disk
                 with contextlib.suppress(OSError):
                     os.rmdir(FileSystems.join(db, LOCK_DIR))
 

@@ -18,7 +18,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from crawllib.errors import ConfigError, CrawlError
 from pipelines.runtime import interrupts, jobstate
-from pipelines.storage import io, paths
+from pipelines.storage import fs, partfiles, paths
 
 _LOG = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def segment_names(segments_dir: str, time_ms: int, count: int) -> list[str]:
     seconds = time_ms // 1000
     while len(names) < count:
         name = time.strftime("%Y%m%d%H%M%S", time.localtime(seconds))
-        if not io.dir_exists(FileSystems.join(segments_dir, name)):
+        if not fs.dir_exists(FileSystems.join(segments_dir, name)):
             names.append(name)
         seconds += 1
     return names
@@ -72,9 +72,9 @@ def _install_segment(staging: str, segment: str) -> None:
         return
     for part in (GENERATE, FETCH, PARSE):
         source = FileSystems.join(staging, part)
-        if io.has_parts(source):
-            io.move_parts(source, FileSystems.join(segment, part))
-    io.remove_dir(staging)
+        if partfiles.has_parts(source):
+            partfiles.move_parts(source, FileSystems.join(segment, part))
+    fs.remove_dir(staging)
 
 
 def list_segments(segments_dir: str, parts: Sequence[str] = PARTS) -> list[str]:
@@ -84,7 +84,7 @@ def list_segments(segments_dir: str, parts: Sequence[str] = PARTS) -> list[str]:
     skipped, as Hadoop's input listing skips them.
     """
     names: set[str] = set()
-    part_file = f"{io.PART_PREFIX}-*{io.PART_SUFFIX}"
+    part_file = f"{partfiles.PART_PREFIX}-*{partfiles.PART_SUFFIX}"
     for part in parts:
         pattern = paths.under(segments_dir, f"*/{paths.escape(part)}/{part_file}")
         for meta in paths.match(pattern):
@@ -102,25 +102,25 @@ def staged_parts(segment: str, parts: Sequence[str]) -> dict[str, str]:
             and the segment is already fetched.
     """
     source = FileSystems.join(segment, GENERATE)
-    if not io.has_parts(source):
+    if not partfiles.has_parts(source):
         raise CrawlError(f"no fetch list at {source}")
     fetched = FileSystems.join(segment, FETCH)
     parsed = FileSystems.join(segment, PARSE)
-    if FETCH in parts and io.parts_state(fetched) == "incomplete":
+    if FETCH in parts and partfiles.parts_state(fetched) == "incomplete":
         # an object store copied some of its files when the fetch was killed:
         # it never finished, so nothing read it
         _LOG.warning("removing %s and %s: a fetch stopped installing them", fetched,
                      parsed)  # fmt: skip
-        io.remove_dir(fetched)
-        io.remove_dir(parsed)
-    if FETCH in parts and io.dir_exists(fetched):
+        fs.remove_dir(fetched)
+        fs.remove_dir(parsed)
+    if FETCH in parts and fs.dir_exists(fetched):
         raise CrawlError(
             f"segment {segment} is already fetched ({fetched} exists); "
             f"to fetch it again, remove {fetched} and {parsed}"
         )
     staged = {part: staged_part(segment, part, parts) for part in parts}
     for path in staged.values():
-        io.remove_dir(path)
+        fs.remove_dir(path)
     return staged
 
 
@@ -152,18 +152,18 @@ def install_parts(segment: str, staged: dict[str, str]) -> None:
         for part, path in staged.items():
             target = FileSystems.join(segment, part)
             aside = FileSystems.join(segment, f".{part}.old")
-            io.remove_dir(aside)
-            if io.dir_exists(target):
-                io.rename_dir(target, aside)
-            io.rename_dir(path, target)
-            io.remove_dir(aside)
+            fs.remove_dir(aside)
+            if fs.dir_exists(target):
+                partfiles.rename_dir(target, aside)
+            partfiles.rename_dir(path, target)
+            fs.remove_dir(aside)
         jobstate.published(segment)
 
 
 def remove_staged(staged: dict[str, str]) -> None:
     """Remove what is left of staged parts (nothing, once installed)."""
     for path in staged.values():
-        io.remove_dir(path)
+        fs.remove_dir(path)
 
 
 def part_dirs(
@@ -179,7 +179,7 @@ def part_dirs(
     done = {GENERATE: "generated", FETCH: "fetched", PARSE: "parsed"}[part]
     for segment in segments:
         source = FileSystems.join(segment, part)
-        if not io.has_parts(source):
+        if not partfiles.has_parts(source):
             raise CrawlError(f"segment {segment} is not {done} (no {source})")
         found.append(source)
     for directory in segment_dirs:

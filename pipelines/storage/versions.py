@@ -45,7 +45,7 @@ from apache_beam.io.filesystems import FileSystems
 from crawllib.errors import CorruptFileError, CrawlDbMissingError, CrawlError
 from pipelines.runtime import interrupts, jobstate
 from pipelines.storage import failures as storefailures
-from pipelines.storage import io, locks, paths
+from pipelines.storage import fs, locks, partfiles, paths
 
 _LOG = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def _current_of(db: str, pointer: Pointer | None) -> str | None:
     candidates = [pointer.version] if pointer else []
     for relative in [*candidates, CURRENT, OLD]:
         path = FileSystems.join(db, relative)
-        if io.has_parts(path):
+        if partfiles.has_parts(path):
             if relative == OLD and not pointer:
                 _LOG.warning("%s has no current version; reading %s", db, path)
             return path
@@ -109,7 +109,7 @@ def require(db: str) -> str:
     current = current_version(db)
     if current is None:
         raise CrawlDbMissingError(f"no crawldb at {db} (no published version in it)")
-    return io.parts_pattern(current)
+    return partfiles.parts_pattern(current)
 
 
 def kept_versions(db: str) -> list[str]:
@@ -155,14 +155,14 @@ def publish(db: str, new_dir: str, keep_backup: bool = True) -> None:
     succeeded. The version it replaces is kept as the backup if
     ``keep_backup``; every other version is deleted.
     """
-    if not io.has_parts(new_dir):
+    if not partfiles.has_parts(new_dir):
         raise CrawlError(f"{new_dir}: no part files to publish")
     pointer = latest_pointer(db)
     before = _current_of(db, pointer)
     previous, legacy = None, None
     if keep_backup and before is not None:
         previous = _relative(db, before)
-        if io.is_local(db) and previous in (CURRENT, OLD) and _real_dir(before):
+        if fs.is_local(db) and previous in (CURRENT, OLD) and _real_dir(before):
             legacy = before
             previous = _relative(db, new_version_dir(db)) + "-legacy"
     published = Pointer(
@@ -188,7 +188,7 @@ def roll_back(db: str) -> str:
     if pointer is None or pointer.previous is None:
         raise CrawlDbMissingError(f"{db} has no backup version to go back to")
     backup = FileSystems.join(db, pointer.previous)
-    if not io.has_parts(backup):
+    if not partfiles.has_parts(backup):
         raise CrawlDbMissingError(f"{db}: its backup {backup} has no part files")
     published = Pointer(pointer.seq + 1, pointer.previous, pointer.version)
     jobstate.changing(db, backup, f"{db} is unchanged", f"{db} was rolled back")
@@ -210,7 +210,7 @@ def new_version(db: str, keep_backup: bool = True) -> Iterator[str]:
     try:
         yield new_dir
     except BaseException:
-        io.remove_dir(new_dir)
+        fs.remove_dir(new_dir)
         raise
     publish(db, new_dir, keep_backup=keep_backup)
 
@@ -259,7 +259,7 @@ def replacing(
         current = current_version(db)
         if current is None and not create:
             require(db)  # removed while we waited for the lock
-        pattern = None if current is None else io.parts_pattern(current)
+        pattern = None if current is None else partfiles.parts_pattern(current)
         yield Replacement(pattern, new_dir)
 
 
@@ -279,16 +279,16 @@ def tidy(db: str, pointer: Pointer | None = None) -> None:
         _remove_legacy_new_versions(db)
         return
     keep = {pointer.version, pointer.previous} - {None}
-    if io.is_local(db):
+    if fs.is_local(db):
         _finish_local_migration(db, pointer)
         _link(db, CURRENT, pointer.version)
         _link(db, OLD, pointer.previous)
     for relative in _version_dirs(db) - keep:
         log("removing %s, not the current version or its backup", relative)
-        io.remove_dir(FileSystems.join(db, relative))
+        fs.remove_dir(FileSystems.join(db, relative))
     for legacy in (CURRENT, OLD):
-        if legacy not in keep and not io.is_local(db):
-            io.remove_dir(FileSystems.join(db, legacy))
+        if legacy not in keep and not fs.is_local(db):
+            fs.remove_dir(FileSystems.join(db, legacy))
     _remove_legacy_new_versions(db)
     for path in _pointer_paths(db)[:-1]:
         _delete(path)
@@ -318,7 +318,7 @@ def _seq_of(path: str) -> int | None:
 
 def _read_pointer(path: str) -> Pointer:
     try:
-        with io.open_raw(path) as f:
+        with fs.open_raw(path) as f:
             raw = bytes(f.read())
     except Exception:  # each filesystem says "not found" its own way
         if not FileSystems.exists(path):
@@ -331,7 +331,7 @@ def _read_pointer(path: str) -> Pointer:
             raise ValueError(f"version {version!r}")
     except (ValueError, KeyError, TypeError) as exc:
         raise CorruptFileError(
-            f"{path}: not a published-version object ({exc}); {io.DAMAGED_HINT}"
+            f"{path}: not a published-version object ({exc}); {partfiles.DAMAGED_HINT}"
         ) from None
     seq = _seq_of(path) or 0
     return Pointer(seq, version, previous if isinstance(previous, str) else None)
@@ -345,7 +345,7 @@ def _write_pointer(db: str, pointer: Pointer) -> None:
     }
     data = (json.dumps(body, indent=1) + "\n").encode()
     path = FileSystems.join(db, PUBLISHED, f"{pointer.seq:010d}{_POINTER_SUFFIX}")
-    if io.is_local(path):
+    if fs.is_local(path):
         with storefailures.naming(path):
             _write_local_atomically(path, data)
         return
@@ -399,7 +399,7 @@ def _link(db: str, name: str, relative: str | None) -> None:
 def _version_dirs(db: str) -> set[str]:
     """``versions/<id>`` of every version directory with anything in it."""
     root = FileSystems.join(db, VERSIONS)
-    if io.is_local(db):
+    if fs.is_local(db):
         names = os.listdir(root) if os.path.isdir(root) else []
         return {f"{VERSIONS}/{name}" for name in names}
     found = set()
@@ -411,7 +411,7 @@ def _version_dirs(db: str) -> set[str]:
 
 def _remove_legacy_new_versions(db: str) -> None:
     """``tmp-*`` directories an older beamcrawl's killed job left."""
-    if io.is_local(db):
+    if fs.is_local(db):
         names = os.listdir(db) if os.path.isdir(db) else []
         stale = [os.path.join(db, n) for n in names if n.startswith(_LEGACY_NEW_PREFIX)]
     else:
@@ -419,7 +419,7 @@ def _remove_legacy_new_versions(db: str) -> None:
         stale = sorted({posixpath.dirname(meta.path) for meta in paths.match(pattern)})
     for path in stale:
         _LOG.warning("removing %s, left by a job that did not finish", path)
-        io.remove_dir(path)
+        fs.remove_dir(path)
 
 
 def _delete(path: str) -> None:

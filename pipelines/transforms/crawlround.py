@@ -36,7 +36,7 @@ from crawllib.webpage import WebPage
 from pipelines import dedup, fetch, parse, updatedb
 from pipelines.runtime import progress
 from pipelines.runtime.options import Job, counters, now_ms
-from pipelines.storage import io, versions
+from pipelines.storage import io, partfiles, versions
 from pipelines.storage.segments import (
     FETCH,
     GENERATE,
@@ -95,7 +95,7 @@ def execute(request: RoundRequest, job: Job) -> RoundCounts:
             versions.replacing(crawldb, keep_backup=request.update.keep_backup) as db,
         ):
             lists = [
-                io.parts_pattern(FileSystems.join(segment, GENERATE))
+                partfiles.parts_pattern(FileSystems.join(segment, GENERATE))
                 for segment in segments
             ]
             with progress.shown() as board, job.pipeline() as pipeline:

@@ -27,7 +27,7 @@ from pipelines.generate import Generate, segment_tag
 from pipelines.index import read_actions
 from pipelines.parse import ParseForUpdate
 from pipelines.runtime.options import clock_ms
-from pipelines.storage import io, versions
+from pipelines.storage import io, partfiles, versions
 from pipelines.storage.segments import PARTS
 from pipelines.transforms.processors import Processor, ProcessPages
 from pipelines.updatedb import UpdateDb
@@ -63,9 +63,9 @@ class ReadSegment(beam.PTransform[PBegin, PCollection[WebPage]]):
         if part not in PARTS:
             raise ValueError(f"part {part!r}: expected one of {', '.join(PARTS)}")
         directory = FileSystems.join(segment, part)
-        if not io.has_parts(directory):
+        if not partfiles.has_parts(directory):
             raise CrawlError(f"segment {segment} has no {part}/ part")
-        self._pattern = io.parts_pattern(directory)
+        self._pattern = partfiles.parts_pattern(directory)
 
     def expand(self, begin: PBegin) -> PCollection[WebPage]:
         return begin | "ReadPart" >> io.ReadWebPages(self._pattern)

@@ -21,7 +21,7 @@ import pytest
 from apache_beam.io.filesystems import FileSystems
 
 from pipelines.demo import DEMO_PROPERTIES, DemoSite
-from pipelines.storage import io, locks, versions
+from pipelines.storage import fs, locks, partfiles, versions
 from tests.avrofiles import read_pages
 from tests.crawlrecords import crawl_records, without_wall_clock
 from tests.objectstores import Store, run_beamcrawl, store_in_use
@@ -54,7 +54,7 @@ def _download(paths: list[str], prefix: str, target: Path) -> None:
     for path in paths:
         local = target / path[len(prefix) :].lstrip("/")
         local.parent.mkdir(parents=True, exist_ok=True)
-        with io.open_raw(path) as source:
+        with fs.open_raw(path) as source:
             local.write_bytes(bytes(source.read()))
 
 
@@ -63,10 +63,12 @@ def _download_crawl(crawl_dir: str, target: Path) -> Path:
     for name in ("crawldb", "linkdb"):
         current = versions.current_version(FileSystems.join(crawl_dir, name))
         assert current is not None, name
-        paths = [p for p, _ in io.part_paths(io.parts_pattern(current))]
+        paths = [p for p, _ in partfiles.part_paths(partfiles.parts_pattern(current))]
         _download(paths, current, target / name / "current")
     segments = FileSystems.join(crawl_dir, "segments")
-    paths = [p for p, _ in io.part_paths(FileSystems.join(segments, "*", "*", "*"))]
+    paths = [
+        p for p, _ in partfiles.part_paths(FileSystems.join(segments, "*", "*", "*"))
+    ]
     _download(paths, segments, target / "segments")
     return target
 
@@ -75,8 +77,8 @@ def _current_records(db: str) -> list[Any]:
     current = versions.current_version(db)
     assert current is not None
     records: list[Any] = []
-    for path, _ in io.part_paths(io.parts_pattern(current)):
-        with io.open_raw(path) as f:
+    for path, _ in partfiles.part_paths(partfiles.parts_pattern(current)):
+        with fs.open_raw(path) as f:
             records.extend(fastavro.reader(f))
     return sorted(records, key=lambda r: r["url"])
 
@@ -116,18 +118,18 @@ def test_the_demo_crawl_on_a_store_writes_what_it_writes_on_local_disk(
     assert run_beamcrawl(store, "readdb", crawldb, "--path").stdout.strip() == (
         versions.current_version(crawldb)
     )
-    assert not io.dir_exists(FileSystems.join(crawldb, "current"))
+    assert not fs.dir_exists(FileSystems.join(crawldb, "current"))
     assert locks.holders(crawldb) == []
 
 
 def _read(path: str) -> str:
-    with io.open_raw(path) as f:
+    with fs.open_raw(path) as f:
         return bytes(f.read()).decode()
 
 
 def _segments(crawl_dir: str) -> list[str]:
     pattern = FileSystems.join(crawl_dir, "segments", "*", "generate", "*.avro")
-    return sorted({p.rsplit("/", 2)[0] for p, _ in io.part_paths(pattern)})
+    return sorted({p.rsplit("/", 2)[0] for p, _ in partfiles.part_paths(pattern)})
 
 
 def _start(store: Store, *args: str) -> subprocess.Popen[str]:
@@ -147,7 +149,7 @@ def _kill_when_writing(process: subprocess.Popen[str], db: str) -> bool:
     while time.monotonic() < deadline and process.poll() is None:
         written = {
             p.rsplit("/", 1)[0]
-            for p, _ in io.part_paths(FileSystems.join(db, "versions", "*", "*"))
+            for p, _ in partfiles.part_paths(FileSystems.join(db, "versions", "*", "*"))
         }
         if written - published:
             process.send_signal(signal.SIGKILL)
@@ -207,7 +209,7 @@ def test_a_job_killed_while_writing_leaves_the_version_whole_and_reruns(
     assert locks.holders(db) == []
     unpublished = {
         p.rsplit("/", 1)[0]
-        for p, _ in io.part_paths(FileSystems.join(db, "versions", "*", "*"))
+        for p, _ in partfiles.part_paths(FileSystems.join(db, "versions", "*", "*"))
     } - set(versions.kept_versions(db))
     assert unpublished == set()
 

@@ -20,7 +20,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES
-from pipelines.storage import io, locks, paths, versions
+from pipelines.storage import fs, locks, partfiles, paths, versions
 from tests.avrofiles import read_pages
 from tests.crawlrecords import crawl_records
 from tests.objectstores import run_beamcrawl, store_in_use
@@ -53,21 +53,21 @@ def test_a_quoted_directory_matches_itself_and_nothing_else(root):
         _write(FileSystems.join(root, name, "part-00000-of-00001.avro"))
         _write(FileSystems.join(root, name, "sub", "deeper.txt"))
     odd = FileSystems.join(root, ODD)
-    found = [meta.path for meta in paths.match(io.parts_pattern(odd))]
+    found = [meta.path for meta in paths.match(partfiles.parts_pattern(odd))]
     assert found == [FileSystems.join(odd, "part-00000-of-00001.avro")]
     everything = sorted(meta.path for meta in paths.match(paths.under(odd, "**")))
     assert everything == [
         FileSystems.join(odd, "part-00000-of-00001.avro"),
         FileSystems.join(odd, "sub", "deeper.txt"),
     ]
-    assert io.has_parts(odd)
-    assert io.dir_exists(odd)
+    assert partfiles.has_parts(odd)
+    assert fs.dir_exists(odd)
     paths.delete([FileSystems.join(odd, "sub", "deeper.txt")])
     assert not paths.match(paths.under(FileSystems.join(odd, "sub"), "*"))
-    io.remove_dir(odd)
-    assert not io.dir_exists(odd)
+    fs.remove_dir(odd)
+    assert not fs.dir_exists(odd)
     for name in DECOYS:  # untouched
-        assert io.has_parts(FileSystems.join(root, name))
+        assert partfiles.has_parts(FileSystems.join(root, name))
         assert paths.match(
             paths.escape(FileSystems.join(root, name, "sub", "deeper.txt"))
         )
@@ -168,8 +168,8 @@ def test_the_crawl_jobs_on_a_store_under_an_odd_prefix(
     current = versions.current_version(crawldb)
     assert current is not None
     records: list[Any] = []
-    for path, _ in io.part_paths(io.parts_pattern(current)):
-        with io.open_raw(path) as stream:
+    for path, _ in partfiles.part_paths(partfiles.parts_pattern(current)):
+        with fs.open_raw(path) as stream:
             records.extend(fastavro.reader(stream))
     assert sorted(r["url"] for r in records) == sorted(
         r["url"] for r in read_pages(local / "crawldb" / "current")

@@ -16,7 +16,7 @@ from warcio.archiveiterator import ArchiveIterator  # type: ignore[import-untype
 from crawllib.fetch.records import IP_ADDRESS, REQUEST, RESPONSE_HEADERS
 from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES, SITE_DIR, DemoSite
-from pipelines.storage import io as pipelines_io
+from pipelines.storage import fs
 from tests.avrofiles import read_pages
 
 FLAGS = [f"-D{p}" for p in DEMO_PROPERTIES] + ["-Dfetcher.server.delay=0.05"]
@@ -242,7 +242,7 @@ def test_an_export_to_an_object_store_has_the_local_records(
     listed = FileSystems.match([f"{out}/**"])[0].metadata_list
     paths = sorted(meta.path for meta in listed)
     assert [p.rsplit("/", 1)[1].endswith(".warc.gz") for p in paths] == [True]
-    with pipelines_io.open_raw(paths[0]) as stream:
+    with fs.open_raw(paths[0]) as stream:
         remote = list(_records_of(stream))
     assert remote[0][0].rec_type == "warcinfo"
     local = [r for path in export.files for r in _records(path)]

@@ -33,6 +33,7 @@ from crawllib.parse.pool import parse_without_content
 from crawllib.status import ProtocolStatus
 from crawllib.webpage import new_page, schema
 from pipelines.storage import io as avro_io
+from pipelines.storage import partfiles
 from tests.pydocs import DOCS_DIR
 
 PARSED_SCHEMA = fastavro.parse_schema(schema())
@@ -344,7 +345,7 @@ def test_write_webpages_reads_back_the_same_records(pipeline, real_records, tmp_
     expected = [*records, {**odd, "score": 2.0, "status": 1}]
     assert sorted(read, key=_key) == sorted(expected, key=_key)
     with beam.Pipeline() as p:
-        again = p | avro_io.ReadWebPages(avro_io.parts_pattern(str(tmp_path / "v")))
+        again = p | avro_io.ReadWebPages(partfiles.parts_pattern(str(tmp_path / "v")))
         assert_that(
             again | beam.Map(lambda r: r["url"]), equal_to([_key(r) for r in expected])
         )

@@ -6,7 +6,7 @@ import fastavro
 from apache_beam.testing.util import assert_that, equal_to
 
 from crawllib.webpage import new_page
-from pipelines.storage import io
+from pipelines.storage import io, partfiles
 
 PAGES = [
     new_page("http://a.com/", status=1, score=1.0, metadata={"k": b"v"}),
@@ -25,7 +25,7 @@ def test_write_then_read_gives_the_same_pages(pipeline, tmp_path):
     assert files
     assert all(name.startswith("part-") and name.endswith(".avro") for name in files)
     with beam.Pipeline() as p:
-        read = p | io.ReadWebPages(io.parts_pattern(str(tmp_path / "v1")))
+        read = p | io.ReadWebPages(partfiles.parts_pattern(str(tmp_path / "v1")))
         assert_that(read, equal_to(PAGES))
 
 
@@ -44,7 +44,7 @@ def test_files_are_plain_avro_readable_with_fastavro(pipeline, tmp_path):
 
 def test_an_empty_collection_still_writes_a_readable_version(pipeline, tmp_path):
     _write(pipeline, [], tmp_path / "v1")
-    assert io.has_parts(str(tmp_path / "v1"))
+    assert partfiles.has_parts(str(tmp_path / "v1"))
     with beam.Pipeline() as p:
-        read = p | io.ReadWebPages(io.parts_pattern(str(tmp_path / "v1")))
+        read = p | io.ReadWebPages(partfiles.parts_pattern(str(tmp_path / "v1")))
         assert_that(read, equal_to([]))

@@ -17,7 +17,7 @@ from crawllib.errors import (
     CrawlDbMissingError,
     CrawlError,
 )
-from pipelines.storage import io, locks, versions
+from pipelines.storage import fs, locks, partfiles, versions
 from tests.objectstores import store_in_use
 
 PART = "part-00000-of-00001.avro"
@@ -39,7 +39,7 @@ def _write(path: str, text: str) -> None:
 
 
 def _read(path: str) -> str:
-    with io.open_raw(path) as f:
+    with fs.open_raw(path) as f:
         return bytes(f.read()).decode()
 
 
@@ -74,15 +74,15 @@ def test_publish_makes_a_version_current_and_keeps_one_backup(root):
     third = _new(db, "three")
     versions.publish(db, third)
     assert _current_text(db) == "three"
-    assert not io.has_parts(first)
+    assert not partfiles.has_parts(first)
     assert versions.kept_versions(db) == [third, second]
     pointers = [p for p in _listing(db) if p.startswith("published/")]
     assert pointers == ["published/0000000003.json"]
     fourth = _new(db, "four")
     versions.publish(db, fourth, keep_backup=False)
     assert versions.kept_versions(db) == [fourth]
-    assert not io.has_parts(second)
-    assert not io.has_parts(third)
+    assert not partfiles.has_parts(second)
+    assert not partfiles.has_parts(third)
 
 
 def test_an_unpublished_version_is_ignored_then_removed_by_the_next_lock_holder(root):
@@ -91,7 +91,7 @@ def test_an_unpublished_version_is_ignored_then_removed_by_the_next_lock_holder(
     killed = _new(db, "half written")  # a job killed before its publish
     assert _current_text(db) == "one"
     with versions.locked(db):
-        assert not io.has_parts(killed)
+        assert not partfiles.has_parts(killed)
     assert _current_text(db) == "one"
 
 
@@ -138,14 +138,14 @@ def test_a_crawldb_of_an_older_beamcrawl_is_read_then_versioned(root):
     assert _current_text(db) == "new"
     backup = versions.kept_versions(db)[1]
     assert _read(FileSystems.join(backup, PART)) == "legacy"
-    assert not io.has_parts(FileSystems.join(db, "old")) or io.is_local(db)
+    assert not partfiles.has_parts(FileSystems.join(db, "old")) or fs.is_local(db)
     with versions.locked(db):
         versions.publish(db, _new(db, "newer"))
     assert [_read(FileSystems.join(v, PART)) for v in versions.kept_versions(db)] == [
         "newer",
         "new",
     ]
-    if not io.is_local(db):
+    if not fs.is_local(db):
         assert not [p for p in _listing(db) if p.startswith(("current/", "old/"))]
 
 
@@ -188,17 +188,17 @@ def test_an_incomplete_set_of_part_files_is_refused(root):
     directory = FileSystems.join(root, "segment", "fetch")
     for shard in (0, 2):
         _write(FileSystems.join(directory, f"part-0000{shard}-of-00003.avro"), "x")
-    assert io.parts_state(directory) == "incomplete"
-    assert io.incomplete_sets(
+    assert partfiles.parts_state(directory) == "incomplete"
+    assert partfiles.incomplete_sets(
         [FileSystems.join(directory, f"part-0000{s}-of-00003.avro") for s in (0, 2)]
     ) == {directory: "only 2 of its 3 part files"}
     _write(FileSystems.join(directory, "part-00001-of-00003.avro"), "x")
-    assert io.parts_state(directory) == "whole"
+    assert partfiles.parts_state(directory) == "whole"
     _write(FileSystems.join(directory, "part-00000-of-00001.avro"), "x")
     assert (
         "different jobs"
-        in io.incomplete_sets(
-            [p for p, _ in io.part_paths(io.parts_pattern(directory))]
+        in partfiles.incomplete_sets(
+            [p for p, _ in partfiles.part_paths(partfiles.parts_pattern(directory))]
         )[directory]
     )
 

@@ -1,0 +1,101 @@
+"""Files and directories on any filesystem Beam knows (local, S3, GCS).
+
+The primitives the storage code stands on: whether a directory exists,
+removing one whole, an output directory that is as before if its job fails,
+a scratch directory for a job's small results, and reading files as stored.
+Every path goes through Beam's ``FileSystems`` (:mod:`pipelines.storage.paths`
+quotes literal directories), so each works on an object store as on disk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import tempfile
+import time
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+
+from pipelines.runtime import interrupts
+from pipelines.storage import paths
+
+
+def dir_exists(path: str) -> bool:
+    """Whether ``path`` is a directory (on an object store: any object under it)."""
+    if is_local(path):
+        return os.path.isdir(path)
+    return bool(paths.match(paths.under(path, "**"), limit=1))
+
+
+def is_local(path: str) -> bool:
+    """Whether ``path`` is on the local filesystem."""
+    return paths.is_local(path)
+
+
+def remove_dir(path: str) -> None:
+    """Delete a directory and everything in it, if it exists, whole.
+
+    A signal that comes meanwhile is raised once it is gone.
+    """
+    with interrupts.deferred():
+        paths.delete_tree(path)
+
+
+@contextlib.contextmanager
+def new_output(out_dir: str) -> Iterator[None]:
+    """For a job that writes into ``out_dir``, empty or absent before it.
+
+    If the block fails or is interrupted, what the job wrote there (a Beam
+    sink's temporary files, some of the output) is removed: ``out_dir`` is
+    as it was.
+    """
+    existed = is_local(out_dir) and os.path.isdir(out_dir)
+    try:
+        yield
+    except BaseException:
+        if existed:
+            for name in os.listdir(out_dir):
+                remove_dir(os.path.join(out_dir, name))
+        else:
+            remove_dir(out_dir)
+        raise
+
+
+@contextlib.contextmanager
+def scratch(temp_location: str | None) -> Iterator[str]:
+    """A :func:`scratch_dir` for the block, removed when it ends (or fails)."""
+    path = scratch_dir(temp_location)
+    try:
+        yield path
+    finally:
+        remove_dir(path)
+
+
+def scratch_dir(temp_location: str | None) -> str:
+    """A new directory for a job's small results read back by the driver.
+
+    Under ``--temp_location`` when one is given (workers on other machines
+    can write there), else a local temporary directory.
+    """
+    name = f"beamcrawl-{int(time.time())}-{secrets.token_hex(4)}"
+    if temp_location:
+        return FileSystems.join(temp_location, name)
+    return tempfile.mkdtemp(prefix=name + "-")
+
+
+def open_raw(path: str) -> BinaryIO:
+    """``path`` opened for reading as stored (no decompression by its name)."""
+    return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)
+
+
+def read_lines(pattern: str) -> list[str]:
+    """All lines of the text files matching ``pattern``, file by file in name order."""
+    lines: list[str] = []
+    for path in sorted(meta.path for meta in paths.match(pattern)):
+        with open_raw(path) as f:
+            lines.extend(bytes(f.read()).decode("utf-8").splitlines())
+    return lines
