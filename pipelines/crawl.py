@@ -9,7 +9,7 @@ any runner. One summary line per round.
 
 On a local runner the crawl uses both cores and fewer pipelines: each
 round's fetch, parse, updatedb and dedup run as one pipeline
-(``pipelines.transforms.crawlround``; ``--separateJobs`` turns that off), and
+(``pipelines.transforms.fetchupdate``; ``--separateJobs`` turns that off), and
 invertlinks runs in a child process beside the loop (``pipelines.runtime.sidejob``),
 but for the last round's, which has nothing to run beside.
 """
@@ -58,7 +58,7 @@ from pipelines.runtime.options import (
     parse_job_args,
 )
 from pipelines.runtime.sidejob import SideJob, SideJobFailed, side_job_errors
-from pipelines.transforms import crawlround
+from pipelines.transforms import fetchupdate
 from pipelines.updatedb import UpdateRequest
 
 _LOG = logging.getLogger(__name__)
@@ -251,7 +251,7 @@ def _round(
     if side is not None and not request.separate_jobs:
         counts = steps.timed(
             "fetch+parse+updatedb+dedup",
-            crawlround.execute,
+            fetchupdate.execute,
             _round_request(request, settings, written),
             job,
         )
@@ -278,8 +278,8 @@ def _round(
 
 def _round_request(
     request: CrawlRequest, settings: _Settings, written: list[str]
-) -> crawlround.RoundRequest:
-    return crawlround.RoundRequest(
+) -> fetchupdate.FetchUpdateRequest:
+    return fetchupdate.FetchUpdateRequest(
         request.crawldb,
         tuple(written),
         settings.fetch,

@@ -1,4 +1,4 @@
-"""A crawl round after generate as one pipeline: fetch, parse, updatedb, dedup.
+"""Fetch to update as one pipeline: fetch, parse, updatedb and dedup after generate.
 
 ``beamcrawl crawl`` runs this on a local runner (``--separateJobs`` runs the
 four jobs instead, as it does on other runners). The pipeline writes what
@@ -8,7 +8,7 @@ the crawldb: the fetched and parsed records go on to the update in memory
 instead of through Avro files (each page's parse, or the fetched page when
 it is not parsed: updatedb would choose it), and one pipeline starts
 instead of four. When the new crawldb holds no URL a generate could select
-within the hour, the round says so (:attr:`RoundCounts.may_be_due`) and the
+within the hour, the round says so (:attr:`FetchUpdateCounts.may_be_due`) and the
 crawl stops without running that generate.
 The segment parts and the crawldb version are installed only when the whole
 pipeline succeeded; the crawldb is locked from the first fetch to the
@@ -53,7 +53,7 @@ DUE_WINDOW_MS = 3_600_000
 
 
 @dataclass
-class RoundCounts:
+class FetchUpdateCounts:
     """The counters of the round, as the separate jobs report them."""
 
     fetched: dict[str, int]
@@ -65,7 +65,7 @@ class RoundCounts:
 
 
 @dataclass(frozen=True)
-class RoundRequest:
+class FetchUpdateRequest:
     """A round after generate: which segments into which crawldb, with what."""
 
     crawldb: str
@@ -78,7 +78,7 @@ class RoundRequest:
     """``db.fetch.interval.max``: no URL waits longer to be due."""
 
 
-def execute(request: RoundRequest, job: Job) -> RoundCounts:
+def execute(request: FetchUpdateRequest, job: Job) -> FetchUpdateCounts:
     """Fetch, parse and update the segments into the crawldb, then mark duplicates.
 
     Raises:
@@ -120,7 +120,7 @@ def _fetch_and_parse(
     pipeline: beam.Pipeline,
     n: int,
     fetch_list: str,
-    request: RoundRequest,
+    request: FetchUpdateRequest,
     staged: dict[str, str],
 ) -> PCollection[WebPage]:
     """Segment ``n``'s fetch list fetched and parsed: the records for the update.
@@ -142,7 +142,7 @@ def _update_and_dedup(
     pipeline: beam.Pipeline,
     db: versions.Replacement,
     records: list[PCollection[WebPage]],
-    request: RoundRequest,
+    request: FetchUpdateRequest,
     due_window: tuple[int, int],
 ) -> None:
     """The crawldb updated with ``records``, deduplicated, counted, written."""
@@ -163,10 +163,10 @@ def _update_and_dedup(
     )
 
 
-def _counts(result: PipelineResult, due_by_ms: int) -> RoundCounts:
+def _counts(result: PipelineResult, due_by_ms: int) -> FetchUpdateCounts:
     """The round's counters, named as the separate jobs name theirs."""
     due = counters(result, DUE_NAMESPACE)
-    return RoundCounts(
+    return FetchUpdateCounts(
         fetched={
             **counters(result, fetch.STATUS_NAMESPACE),
             **counters(result, fetch.NAMESPACE),
