@@ -246,9 +246,8 @@ def _round(
     )
     if not written:
         return None
-    due_before_ms = 0
-    last = number == request.rounds
-    if side is not None and not request.separate_jobs:
+    one_pipeline = side is not None and not request.separate_jobs
+    if one_pipeline:
         counts = steps.timed(
             "fetch+parse+updatedb+dedup",
             fetchupdate.execute,
@@ -256,24 +255,37 @@ def _round(
             job,
         )
         fetched, updated = counts.fetched, counts.updated
-        if not counts.may_be_due:
-            due_before_ms, last = counts.due_by_ms, True
+        due_before_ms = 0 if counts.may_be_due else counts.due_by_ms
+        last = number == request.rounds or not counts.may_be_due
     else:
         fetched, updated = _fetch_and_update(steps, request, settings, written, job)
+        due_before_ms, last = 0, number == request.rounds
     _invert_links(steps, number, request, settings, written, job, side, last)
-    if side is None or request.separate_jobs:
+    if not one_pipeline:
         steps.timed(
             "dedup",
             dedup.execute,
             DedupRequest(request.crawldb, settings.dedup, settings.update.keep_backup),
             job.step("dedup"),
         )
+    _report(number, steps, selected, fetched, updated, started)
+    return due_before_ms
+
+
+def _report(
+    number: int,
+    steps: _Steps,
+    selected: dict[str, int],
+    fetched: dict[str, int],
+    updated: dict[str, int],
+    started: float,
+) -> None:
+    """The round's summary line, and its steps' times and outlinks in the log."""
     print(_summary(number, selected, fetched, updated, started), file=sys.stderr)
     _LOG.info("round %d steps: %s", number, steps)
     links = {name: n for name, n in fetched.items() if name.startswith("Links/")}
     if links:
         _LOG.info("round %d outlinks: %s", number, describe(links))
-    return due_before_ms
 
 
 def _round_request(

@@ -1,0 +1,90 @@
+import gzip
+
+import pytest
+
+from pipelines.storage import fs
+
+
+def test_dir_exists_only_for_a_directory(tmp_path):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "f").write_text("x")
+    assert fs.dir_exists(str(tmp_path / "d"))
+    assert not fs.dir_exists(str(tmp_path / "f"))
+    assert not fs.dir_exists(str(tmp_path / "missing"))
+
+
+def test_remove_dir_removes_the_tree_and_a_missing_one_is_no_error(tmp_path):
+    tree = tmp_path / "crawl[1]*?"
+    (tree / "a" / "b").mkdir(parents=True)
+    (tree / "a" / "b" / "part-00000-of-00001.avro").write_bytes(b"x")
+    (tmp_path / "crawl1").mkdir()  # what the glob characters would also match
+    fs.remove_dir(str(tree))
+    assert not tree.exists()
+    assert (tmp_path / "crawl1").exists()
+    fs.remove_dir(str(tree))
+
+
+class JobFailed(Exception):
+    pass
+
+
+def _fail_writing(out, *names):
+    """Write ``names`` under ``out`` inside :func:`fs.new_output`, then fail."""
+    with fs.new_output(str(out)):
+        for name in names:
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            (out / name).write_text("half")
+        raise JobFailed
+
+
+def test_new_output_removes_a_failed_jobs_new_directory(tmp_path):
+    out = tmp_path / "out"
+    with pytest.raises(JobFailed):
+        _fail_writing(out, "part")
+    assert not out.exists()
+
+
+def test_new_output_empties_a_directory_that_was_empty_before(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(JobFailed):
+        _fail_writing(out, "sub/part", "part")
+    assert out.is_dir()
+    assert list(out.iterdir()) == []
+
+
+def test_new_output_keeps_what_a_successful_job_wrote(tmp_path):
+    out = tmp_path / "out"
+    with fs.new_output(str(out)):
+        out.mkdir()
+        (out / "part").write_text("whole")
+    assert (out / "part").read_text() == "whole"
+
+
+def _scratch_then_fail(temp_location):
+    with fs.scratch(temp_location) as first, fs.scratch(temp_location) as second:
+        assert first != second
+        assert first.startswith(temp_location)
+        raise JobFailed
+
+
+def test_scratch_is_a_new_directory_removed_when_the_block_fails(tmp_path):
+    with pytest.raises(JobFailed):
+        _scratch_then_fail(str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_read_lines_reads_files_in_name_order_as_utf8(tmp_path):
+    (tmp_path / "b.txt").write_text("drei\nvier\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("eins\nzwei \u00e9\n", encoding="utf-8")
+    (tmp_path / "c.csv").write_text("not matched\n")
+    lines = fs.read_lines(str(tmp_path / "*.txt"))
+    assert lines == ["eins", "zwei \u00e9", "drei", "vier"]
+
+
+def test_open_raw_reads_a_gz_file_as_stored(tmp_path):
+    path = tmp_path / "sitemap.xml.gz"
+    stored = gzip.compress(b"<urlset/>")
+    path.write_bytes(stored)
+    with fs.open_raw(str(path)) as f:
+        assert f.read() == stored
