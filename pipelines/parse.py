@@ -9,9 +9,7 @@ With ``--resume`` the pages an earlier parse already parsed (parse mark in
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -27,6 +25,7 @@ from apache_beam.utils.windowed_value import WindowedValue
 
 from crawllib.config import CrawlConfig, ParseConfig, Properties, step_config
 from crawllib.errors import CrawlError
+from crawllib.parse.outlinks import link_policy_of
 from crawllib.parse.parse import PageParser, ParseSkip, skip_reason
 from crawllib.parse.pool import (
     EncodedParse,
@@ -263,16 +262,15 @@ def _parsed_before(page: WebPage) -> bool:
 def parse_config(properties: Properties, job: Job) -> ParseConfig:
     """The job's parse settings; ``parser.processes`` -1 chosen for its runner.
 
-    On a local runner the pages are parsed in one worker process per core
-    (none on a single core); elsewhere the runner's workers are the
-    parallelism and pages are parsed in their own threads.
+    See :meth:`ParseConfig.for_runner`. The ``parse.link.policy`` spec is
+    loaded once here, so that a bad one is one line before any job.
+
+    Raises:
+        ConfigError: a bad property, or a link policy spec that cannot be loaded.
     """
     config = ParseConfig.from_properties(properties)
-    if config.processes >= 0:
-        return config
-    cores = len(os.sched_getaffinity(0))
-    local = job.is_local()
-    return dataclasses.replace(config, processes=cores if local and cores > 1 else 0)
+    link_policy_of(config)
+    return config.for_runner(job.is_local())
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,10 @@ import re
 from dataclasses import dataclass
 
 from crawllib.config.properties import Properties, bad_value, plugin_active
-from crawllib.config.urls import UrlConfig
+from crawllib.config.urls import UrlConfig, read_link_rules
 from crawllib.errors import ConfigError
 from crawllib.fetch.protocol.addresses import NO_SETTINGS, AddressPolicy
+from crawllib.urls.linkrules import NUTCH_RULES, LinkRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,8 +241,7 @@ class FetcherConfig:
         exception_delay_s: ``fetcher.exceptions.per.queue.delay``.
         redirect_max: ``http.redirect.max``: 0 = record, N = follow N hops.
         redirect_exceeded_skip: ``http.redirect.max.exceeded.skip``.
-        ignore_external_links, ignore_internal_links, ignore_by_domain,
-            ignore_also_redirects: ``db.ignore.*`` as applied to redirects.
+        links: the ``db.ignore.*`` rules, as applied to redirect targets.
         max_outlink_length: ``db.max.outlink.length``.
         store_content: ``fetcher.store.content``.
         parse: ``fetcher.parse``.
@@ -263,10 +263,7 @@ class FetcherConfig:
     exception_delay_s: float = 5.0
     redirect_max: int = 0
     redirect_exceeded_skip: bool = False
-    ignore_external_links: bool = False
-    ignore_internal_links: bool = False
-    ignore_by_domain: bool = False
-    ignore_also_redirects: bool = True
+    links: LinkRules = NUTCH_RULES
     max_outlink_length: int = 4096
     store_content: bool = True
     parse: bool = False
@@ -301,13 +298,7 @@ class FetcherConfig:
             exception_delay_s=props.get_float("fetcher.exceptions.per.queue.delay"),
             redirect_max=props.get_int("http.redirect.max"),
             redirect_exceeded_skip=props.get_bool("http.redirect.max.exceeded.skip"),
-            ignore_external_links=props.get_bool("db.ignore.external.links"),
-            ignore_internal_links=props.get_bool("db.ignore.internal.links"),
-            ignore_by_domain=props.get_choice(
-                "db.ignore.external.links.mode", ["byHost", "byDomain"]
-            )
-            == "byDomain",
-            ignore_also_redirects=props.get_bool("db.ignore.also.redirects"),
+            links=read_link_rules(props),
             max_outlink_length=props.get_int("db.max.outlink.length"),
             store_content=props.get_bool("fetcher.store.content"),
             parse=props.get_bool("fetcher.parse"),
