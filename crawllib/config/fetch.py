@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -220,6 +221,35 @@ class RobotsConfig:
         )
 
 
+THREADS_PROPERTY = "fetcher.threads.fetch"
+"""The property of the fetcher's thread count (``--threads`` on the command line)."""
+
+
+def checked_threads(threads: int, source: str) -> int:
+    """``threads`` if it is 1 or more: the one rule for the fetcher's thread count.
+
+    With none a fetch would start no thread and wait forever. Every path
+    that sets the count (the property, ``--threads`` of fetch and crawl, a
+    library user's :class:`FetcherConfig`) checks it here.
+
+    Args:
+        threads: fetcher threads in all.
+        source: what gave it, as the one-line error names it: a flag
+            (``--threads``), :data:`THREADS_PROPERTY`, or anything else
+            (``FetcherConfig threads``), shown as ``source=N``.
+
+    Raises:
+        ConfigError: ``threads`` below 1.
+    """
+    if threads >= 1:
+        return threads
+    if source == THREADS_PROPERTY:
+        raise bad_value(source, str(threads), "1 or more")
+    if source.startswith("-"):
+        raise ConfigError(f"{source} {threads} is invalid: expected 1 or more")
+    raise ConfigError(f"{source}={threads} is invalid: expected 1 or more")
+
+
 @dataclass(frozen=True, slots=True)
 class FetcherConfig:
     """The fetcher's queues, threads and limits (1.x Fetcher, FetchItemQueues).
@@ -268,12 +298,25 @@ class FetcherConfig:
     store_content: bool = True
     parse: bool = False
 
+    def __post_init__(self) -> None:
+        checked_threads(self.threads, "FetcherConfig threads")
+
+    def with_threads(self, threads: int, source: str = "threads") -> FetcherConfig:
+        """This config with ``threads`` fetcher threads (checked: 1 or more).
+
+        Args:
+            threads: the new thread count.
+            source: what gave it, for the error (see :func:`checked_threads`).
+
+        Raises:
+            ConfigError: ``threads`` below 1.
+        """
+        return dataclasses.replace(self, threads=checked_threads(threads, source))
+
     @classmethod
     def from_properties(cls, props: Properties) -> FetcherConfig:
         """Read the ``fetcher.*`` properties and their companions."""
-        threads = props.get_int("fetcher.threads.fetch")
-        if threads <= 0:
-            raise bad_value("fetcher.threads.fetch", str(threads), "1 or more")
+        threads = checked_threads(props.get_int(THREADS_PROPERTY), THREADS_PROPERTY)
         per_queue = props.get_int("fetcher.threads.per.queue")
         if per_queue <= 0:
             raise bad_value("fetcher.threads.per.queue", str(per_queue), "1 or more")
