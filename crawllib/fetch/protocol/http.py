@@ -64,8 +64,8 @@ from crawllib.fetch.protocol.httpmessage import (
     request_head,
     response_head,
 )
+from crawllib.java import java_trim
 from crawllib.status import ProtocolStatus
-from crawllib.urls.javaurl import java_trim
 from crawllib.urls.zone import OPERATOR, Zone
 
 _LOG = logging.getLogger(__name__)
