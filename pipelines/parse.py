@@ -74,7 +74,7 @@ class Parse(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
         force: bool = False,
     ):
         super().__init__()
-        self._config = step_config(config, ParseConfig)
+        self._config = _checked(step_config(config, ParseConfig))
         self._resume = resume
         self._force = force
 
@@ -105,7 +105,7 @@ class ParseForUpdate(
         self, config: ParseConfig | CrawlConfig, keep_content: bool = False
     ) -> None:
         super().__init__()
-        self._config = step_config(config, ParseConfig)
+        self._config = _checked(step_config(config, ParseConfig))
         self._keep_content = keep_content
 
     def expand(
@@ -268,9 +268,18 @@ def parse_config(properties: Properties, job: Job) -> ParseConfig:
     Raises:
         ConfigError: a bad property, or a link policy spec that cannot be loaded.
     """
-    config = ParseConfig.from_properties(properties)
-    link_policy_of(config)
+    config = _checked(ParseConfig.from_properties(properties))
     return config.for_runner(job.is_local())
+
+
+def _checked(config: ParseConfig) -> ParseConfig:
+    """``config``, once its link policy loads: a bad spec is one line, not a job.
+
+    Raises:
+        ConfigError: ``parse.link.policy`` names no loadable policy.
+    """
+    link_policy_of(config)
+    return config
 
 
 @dataclass(frozen=True)
