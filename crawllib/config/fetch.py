@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from crawllib.config.properties import Properties, bad_value, plugin_active
 from crawllib.config.urls import UrlConfig, read_link_rules
 from crawllib.errors import ConfigError
-from crawllib.fetch.protocol.addresses import NO_SETTINGS, AddressPolicy
+from crawllib.urls.addresses import NO_SETTINGS, AddressPolicy
 from crawllib.urls.linkrules import NUTCH_RULES, LinkRules
 
 

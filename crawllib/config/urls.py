@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from crawllib.config.plugins import NUTCH_URL_CLASSES, check_plugin_includes
 from crawllib.config.properties import Properties, bad_value, plugin_active
 from crawllib.urls.linkrules import LinkRules
-from crawllib.urls.plugins import NUTCH_URL_CLASSES, check_plugin_includes
 
 NORMALIZER_SCOPES = (
     "default",

@@ -2,8 +2,6 @@
 
 import dataclasses
 import logging
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -171,18 +169,6 @@ def test_parse_link_policy_property_is_loaded_where_links_are_filtered():
     )
     with pytest.raises(ConfigError, match="link policy 'nowhere'"):
         OutlinkFilter(bad)
-
-
-def test_loading_the_config_package_imports_no_link_policy_nor_parser():
-    code = (
-        "import sys, crawllib.config; "
-        "print(sorted(m for m in sys.modules if m.startswith("
-        "('crawllib.parse', 'crawllib.urls.linkpolicy', 'crawllib.index'))))"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert out.stdout == "[]\n"
 
 
 def _page(n):
