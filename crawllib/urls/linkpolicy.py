@@ -7,11 +7,14 @@ link half: the parse step classifies each outlink (:class:`LinkKind`) and asks
 the policy, which keeps it (possibly with another URL) or drops it. Nutch has
 no such hook short of a plugin: its ``db.ignore.external.links``,
 ``db.ignore.internal.links`` and ``db.ignore.external.links.mode`` are the
-default policy here, :class:`NutchLinkPolicy`.
+default policy here, :class:`NutchLinkPolicy`, which asks the same
+:class:`~crawllib.urls.linkrules.LinkRules` as the fetcher's redirects.
 
 A policy is built once and pickled to every worker (and parse process), so
 it must pickle: a module-level class or function. :func:`load_link_policy`
-reads the ``module:name`` specs of ``parse.link.policy`` / ``--linkPolicy``.
+reads the ``module:name`` specs of ``parse.link.policy`` / ``--linkPolicy``;
+a configuration holds only the spec, loaded where links are filtered
+(:func:`crawllib.parse.outlinks.link_policy_of`).
 """
 
 from __future__ import annotations
