@@ -77,7 +77,7 @@ class ProtocolStatus(enum.IntEnum):
     """``WebPage.protocolStatus.code``: Nutch's ProtocolStatusCodes.
 
     ``ADDRESS_DENIED`` (24) is beamcrawl's own: the address policy refused
-    the connection (:mod:`crawllib.fetch.protocol.addresses`); nothing was sent.
+    the connection (:mod:`crawllib.urls.addresses`); nothing was sent.
     """
 
     SUCCESS = 1

@@ -37,6 +37,7 @@ from crawllib.config import (
     ParseConfig,
     UpdateConfig,
 )
+from crawllib.config.fetch import checked_threads
 from crawllib.db.dedup import DedupConfig
 from crawllib.db.invertlinks import check_config as check_linkdb_config
 from crawllib.errors import ConfigError
@@ -88,6 +89,8 @@ class CrawlRequest:
     def __post_init__(self) -> None:
         if self.rounds < 1:
             raise ConfigError(f"ROUNDS {self.rounds} is invalid: expected 1 or more")
+        if self.threads is not None:
+            checked_threads(self.threads, "--threads")
 
     @property
     def crawldb(self) -> str:

@@ -30,7 +30,6 @@ from crawllib.config import (
     step_config,
 )
 from crawllib.db.generate import PARTITION_MARKER
-from crawllib.errors import CrawlError
 from crawllib.fetch.fetch import Fetcher
 from crawllib.fetch.protocol.registry import Protocols
 from crawllib.fetch.protocol.robots import RobotsCache
@@ -167,9 +166,7 @@ def fetch_config(
     if with_parse:
         config = dataclasses.replace(config, parse=True)
     if threads is not None:
-        if threads <= 0:
-            raise CrawlError(f"--threads {threads} is invalid: expected 1 or more")
-        config = dataclasses.replace(config, threads=threads)
+        config = config.with_threads(threads, "--threads")
     return config
 
 

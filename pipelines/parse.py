@@ -9,9 +9,7 @@ With ``--resume`` the pages an earlier parse already parsed (parse mark in
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -27,6 +25,7 @@ from apache_beam.utils.windowed_value import WindowedValue
 
 from crawllib.config import CrawlConfig, ParseConfig, Properties, step_config
 from crawllib.errors import CrawlError
+from crawllib.parse.outlinks import link_policy_of
 from crawllib.parse.parse import PageParser, ParseSkip, skip_reason
 from crawllib.parse.pool import (
     EncodedParse,
@@ -75,7 +74,7 @@ class Parse(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
         force: bool = False,
     ):
         super().__init__()
-        self._config = step_config(config, ParseConfig)
+        self._config = _checked(step_config(config, ParseConfig))
         self._resume = resume
         self._force = force
 
@@ -106,7 +105,7 @@ class ParseForUpdate(
         self, config: ParseConfig | CrawlConfig, keep_content: bool = False
     ) -> None:
         super().__init__()
-        self._config = step_config(config, ParseConfig)
+        self._config = _checked(step_config(config, ParseConfig))
         self._keep_content = keep_content
 
     def expand(
@@ -263,16 +262,24 @@ def _parsed_before(page: WebPage) -> bool:
 def parse_config(properties: Properties, job: Job) -> ParseConfig:
     """The job's parse settings; ``parser.processes`` -1 chosen for its runner.
 
-    On a local runner the pages are parsed in one worker process per core
-    (none on a single core); elsewhere the runner's workers are the
-    parallelism and pages are parsed in their own threads.
+    See :meth:`ParseConfig.for_runner`. The ``parse.link.policy`` spec is
+    loaded once here, so that a bad one is one line before any job.
+
+    Raises:
+        ConfigError: a bad property, or a link policy spec that cannot be loaded.
     """
-    config = ParseConfig.from_properties(properties)
-    if config.processes >= 0:
-        return config
-    cores = len(os.sched_getaffinity(0))
-    local = job.is_local()
-    return dataclasses.replace(config, processes=cores if local and cores > 1 else 0)
+    config = _checked(ParseConfig.from_properties(properties))
+    return config.for_runner(job.is_local())
+
+
+def _checked(config: ParseConfig) -> ParseConfig:
+    """``config``, once its link policy loads: a bad spec is one line, not a job.
+
+    Raises:
+        ConfigError: ``parse.link.policy`` names no loadable policy.
+    """
+    link_policy_of(config)
+    return config
 
 
 @dataclass(frozen=True)

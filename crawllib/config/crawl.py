@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from crawllib.config.fetch import FetcherConfig
 from crawllib.config.index import IndexConfig
@@ -23,7 +23,9 @@ from crawllib.config.properties import Properties, load_properties
 from crawllib.config.update import LinkDbConfig, UpdateConfig
 from crawllib.config.urls import UrlConfig
 from crawllib.errors import ConfigError
-from crawllib.urls.linkpolicy import LinkPolicy, as_link_policy
+
+if TYPE_CHECKING:
+    from crawllib.urls.linkpolicy import LinkPolicy
 
 PropertyValue = str | int | float | bool
 """What a property may be given as; each becomes its string form."""
@@ -85,6 +87,8 @@ class CrawlConfig:
         ``policy`` is anything ``crawllib.urls.linkpolicy.as_link_policy`` accepts:
         a LinkPolicy instance or subclass, or a function of a link.
         """
+        from crawllib.urls.linkpolicy import as_link_policy  # the user's code
+
         return CrawlConfig(self.properties, as_link_policy(policy))
 
     def __repr__(self) -> str:
@@ -115,9 +119,7 @@ class CrawlConfig:
         return reader(self.properties)
 
     def _parse_config(self) -> ParseConfig:
-        config = ParseConfig.from_properties(self.properties)
-        if config.processes < 0:
-            config = dataclasses.replace(config, processes=0)
+        config = ParseConfig.from_properties(self.properties).for_runner(local=False)
         if self.link_policy is not None:
             config = dataclasses.replace(config, link_policy=self.link_policy)
         return config

@@ -48,7 +48,7 @@ NUTCH_DEFAULTS: dict[str, str] = {
     "http.proxy.host": "",
     "http.proxy.port": "8080",
     "http.proxy.exception.list": "",
-    # beamcrawl's own: the address policy (crawllib/fetch/protocol/addresses.py),
+    # beamcrawl's own: the address policy (crawllib/urls/addresses.py),
     # lists of addresses or CIDR ranges: never reached / reached from pages
     # of any zone / counted as public
     "http.address.deny": "",

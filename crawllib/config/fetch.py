@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
 from crawllib.config.properties import Properties, bad_value, plugin_active
-from crawllib.config.urls import UrlConfig
+from crawllib.config.urls import UrlConfig, read_link_rules
 from crawllib.errors import ConfigError
-from crawllib.fetch.protocol.addresses import NO_SETTINGS, AddressPolicy
+from crawllib.urls.addresses import NO_SETTINGS, AddressPolicy
+from crawllib.urls.linkrules import NUTCH_RULES, LinkRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +221,35 @@ class RobotsConfig:
         )
 
 
+THREADS_PROPERTY = "fetcher.threads.fetch"
+"""The property of the fetcher's thread count (``--threads`` on the command line)."""
+
+
+def checked_threads(threads: int, source: str) -> int:
+    """``threads`` if it is 1 or more: the one rule for the fetcher's thread count.
+
+    With none a fetch would start no thread and wait forever. Every path
+    that sets the count (the property, ``--threads`` of fetch and crawl, a
+    library user's :class:`FetcherConfig`) checks it here.
+
+    Args:
+        threads: fetcher threads in all.
+        source: what gave it, as the one-line error names it: a flag
+            (``--threads``), :data:`THREADS_PROPERTY`, or anything else
+            (``FetcherConfig threads``), shown as ``source=N``.
+
+    Raises:
+        ConfigError: ``threads`` below 1.
+    """
+    if threads >= 1:
+        return threads
+    if source == THREADS_PROPERTY:
+        raise bad_value(source, str(threads), "1 or more")
+    if source.startswith("-"):
+        raise ConfigError(f"{source} {threads} is invalid: expected 1 or more")
+    raise ConfigError(f"{source}={threads} is invalid: expected 1 or more")
+
+
 @dataclass(frozen=True, slots=True)
 class FetcherConfig:
     """The fetcher's queues, threads and limits (1.x Fetcher, FetchItemQueues).
@@ -240,8 +271,7 @@ class FetcherConfig:
         exception_delay_s: ``fetcher.exceptions.per.queue.delay``.
         redirect_max: ``http.redirect.max``: 0 = record, N = follow N hops.
         redirect_exceeded_skip: ``http.redirect.max.exceeded.skip``.
-        ignore_external_links, ignore_internal_links, ignore_by_domain,
-            ignore_also_redirects: ``db.ignore.*`` as applied to redirects.
+        links: the ``db.ignore.*`` rules, as applied to redirect targets.
         max_outlink_length: ``db.max.outlink.length``.
         store_content: ``fetcher.store.content``.
         parse: ``fetcher.parse``.
@@ -263,20 +293,30 @@ class FetcherConfig:
     exception_delay_s: float = 5.0
     redirect_max: int = 0
     redirect_exceeded_skip: bool = False
-    ignore_external_links: bool = False
-    ignore_internal_links: bool = False
-    ignore_by_domain: bool = False
-    ignore_also_redirects: bool = True
+    links: LinkRules = NUTCH_RULES
     max_outlink_length: int = 4096
     store_content: bool = True
     parse: bool = False
 
+    def __post_init__(self) -> None:
+        checked_threads(self.threads, "FetcherConfig threads")
+
+    def with_threads(self, threads: int, source: str = "threads") -> FetcherConfig:
+        """This config with ``threads`` fetcher threads (checked: 1 or more).
+
+        Args:
+            threads: the new thread count.
+            source: what gave it, for the error (see :func:`checked_threads`).
+
+        Raises:
+            ConfigError: ``threads`` below 1.
+        """
+        return dataclasses.replace(self, threads=checked_threads(threads, source))
+
     @classmethod
     def from_properties(cls, props: Properties) -> FetcherConfig:
         """Read the ``fetcher.*`` properties and their companions."""
-        threads = props.get_int("fetcher.threads.fetch")
-        if threads <= 0:
-            raise bad_value("fetcher.threads.fetch", str(threads), "1 or more")
+        threads = checked_threads(props.get_int(THREADS_PROPERTY), THREADS_PROPERTY)
         per_queue = props.get_int("fetcher.threads.per.queue")
         if per_queue <= 0:
             raise bad_value("fetcher.threads.per.queue", str(per_queue), "1 or more")
@@ -301,13 +341,7 @@ class FetcherConfig:
             exception_delay_s=props.get_float("fetcher.exceptions.per.queue.delay"),
             redirect_max=props.get_int("http.redirect.max"),
             redirect_exceeded_skip=props.get_bool("http.redirect.max.exceeded.skip"),
-            ignore_external_links=props.get_bool("db.ignore.external.links"),
-            ignore_internal_links=props.get_bool("db.ignore.internal.links"),
-            ignore_by_domain=props.get_choice(
-                "db.ignore.external.links.mode", ["byHost", "byDomain"]
-            )
-            == "byDomain",
-            ignore_also_redirects=props.get_bool("db.ignore.also.redirects"),
+            links=read_link_rules(props),
             max_outlink_length=props.get_int("db.max.outlink.length"),
             store_content=props.get_bool("fetcher.store.content"),
             parse=props.get_bool("fetcher.parse"),

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from crawllib.config.defaults import NUTCH_DEFAULTS
 from crawllib.config.properties import Properties, bad_value
-from crawllib.config.urls import UrlConfig
-from crawllib.urls.linkpolicy import LinkPolicy, load_link_policy
+from crawllib.config.urls import UrlConfig, read_link_rules
+from crawllib.urls.linkrules import NUTCH_RULES, LinkRules
+
+if TYPE_CHECKING:
+    from crawllib.urls.linkpolicy import LinkPolicy
 
 SIGNATURES = {
     "MD5Signature": "md5",
@@ -81,9 +87,8 @@ class ParseConfig:
         filter_urls: ``parse.filter.urls``.
         max_outlinks: ``db.max.outlinks.per.page``; negative = all.
         max_outlink_length: ``db.max.outlink.length``; negative = any.
-        ignore_external_links: ``db.ignore.external.links``.
-        ignore_internal_links: ``db.ignore.internal.links``.
-        ignore_by_domain: ``db.ignore.external.links.mode`` is byDomain.
+        links: the ``db.ignore.*`` rules, which the default link policy
+            applies to outlinks.
         signature: ``db.signature.class``: md5, text_md5 or text_profile.
         profile_min_token_len: ``db.signature.text_profile.min_token_len``.
         profile_quant_rate: ``db.signature.text_profile.quant_rate``.
@@ -91,9 +96,11 @@ class ParseConfig:
         processes: ``parser.processes`` (beamcrawl's): worker processes that
             parse beside the job's thread; 0 parses in the job's thread;
             negative: the job chooses (one per core on a local runner).
-        link_policy: which outlinks are kept, and as what URL
-            (``parse.link.policy``, beamcrawl's: a ``module:name`` spec, loaded
-            here); None: the ``db.ignore.*`` fields above, as Nutch has them
+        link_policy: which outlinks are kept, and as what URL: a policy, or
+            the ``module:name`` spec of ``parse.link.policy`` (beamcrawl's),
+            loaded only where links are filtered
+            (:func:`crawllib.parse.outlinks.link_policy_of`); None: the
+            :attr:`links` rules, as Nutch has them
             (:class:`~crawllib.urls.linkpolicy.NutchLinkPolicy`).
     """
 
@@ -105,15 +112,13 @@ class ParseConfig:
     filter_urls: bool = True
     max_outlinks: int = 100
     max_outlink_length: int = 4096
-    ignore_external_links: bool = False
-    ignore_internal_links: bool = False
-    ignore_by_domain: bool = False
+    links: LinkRules = NUTCH_RULES
     signature: str = "md5"
     profile_min_token_len: int = 2
     profile_quant_rate: float = 0.01
     profile_sort_lex: bool = True
     processes: int = 0
-    link_policy: LinkPolicy | None = None
+    link_policy: LinkPolicy | str | None = None
 
     @classmethod
     def from_properties(cls, props: Properties) -> ParseConfig:
@@ -128,12 +133,7 @@ class ParseConfig:
             filter_urls=props.get_bool("parse.filter.urls"),
             max_outlinks=props.get_int("db.max.outlinks.per.page"),
             max_outlink_length=props.get_int("db.max.outlink.length"),
-            ignore_external_links=props.get_bool("db.ignore.external.links"),
-            ignore_internal_links=props.get_bool("db.ignore.internal.links"),
-            ignore_by_domain=props.get_choice(
-                "db.ignore.external.links.mode", ["byHost", "byDomain"]
-            )
-            == "byDomain",
+            links=read_link_rules(props),
             signature=_signature(props),
             profile_min_token_len=props.get_int(
                 "db.signature.text_profile.min_token_len"
@@ -141,13 +141,25 @@ class ParseConfig:
             profile_quant_rate=props.get_float("db.signature.text_profile.quant_rate"),
             profile_sort_lex=props.get_bool("db.signature.text_profile.sec_sort_lex"),
             processes=props.get_int("parser.processes"),
-            link_policy=_link_policy(props),
+            link_policy=props.get_str("parse.link.policy").strip() or None,
         )
 
+    def for_runner(self, local: bool, cores: int | None = None) -> ParseConfig:
+        """This config with ``parser.processes`` -1 ("the job chooses") resolved.
 
-def _link_policy(props: Properties) -> LinkPolicy | None:
-    spec = props.get_str("parse.link.policy").strip()
-    return load_link_policy(spec) if spec else None
+        On a local runner pages are parsed in one worker process per core
+        (``cores``; None: the cores this process may run on), none on a single
+        core; elsewhere (or where the runner is not known, as for a library
+        user's transforms) the runner's workers are the parallelism and pages
+        are parsed in their own threads: 0. A config that chose is returned
+        as it is.
+        """
+        if self.processes >= 0:
+            return self
+        if cores is None:
+            cores = len(os.sched_getaffinity(0))
+        processes = cores if local and cores > 1 else 0
+        return dataclasses.replace(self, processes=processes)
 
 
 def _signature(props: Properties) -> str:

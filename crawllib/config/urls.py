@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from crawllib.config.plugins import NUTCH_URL_CLASSES, check_plugin_includes
 from crawllib.config.properties import Properties, bad_value, plugin_active
-from crawllib.urls.plugins import NUTCH_URL_CLASSES, check_plugin_includes
+from crawllib.urls.linkrules import LinkRules
 
 NORMALIZER_SCOPES = (
     "default",
@@ -241,3 +242,16 @@ class PartitionConfig:
             mode=props.get_choice("partition.url.mode", ["byHost", "byDomain", "byIP"]),
             seed=props.get_int("partition.url.seed"),
         )
+
+
+def read_link_rules(props: Properties) -> LinkRules:
+    """Read the ``db.ignore.*`` link rules, shared by the parser and the fetcher."""
+    return LinkRules(
+        ignore_external=props.get_bool("db.ignore.external.links"),
+        ignore_internal=props.get_bool("db.ignore.internal.links"),
+        by_domain=props.get_choice(
+            "db.ignore.external.links.mode", ["byHost", "byDomain"]
+        )
+        == "byDomain",
+        also_redirects=props.get_bool("db.ignore.also.redirects"),
+    )

@@ -96,11 +96,7 @@ class Fetcher:
         self._wall_ms = wall_ms
         self._on_progress = on_progress
         self._redirects = RedirectTargets(
-            config.urls,
-            config.max_outlink_length,
-            config.ignore_external_links and config.ignore_also_redirects,
-            config.ignore_internal_links and config.ignore_also_redirects,
-            config.ignore_by_domain,
+            config.urls, config.max_outlink_length, config.links
         )
         self._queues = FetchQueues(
             config.server_delay_s, config.server_min_delay_s, config.threads_per_queue

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from crawllib.config import UrlConfig
 from crawllib.urls.cleaner import UrlCleaner
 from crawllib.urls.domain import domain_of, host_of
+from crawllib.urls.linkrules import NUTCH_RULES, LinkRules
 
 
 def choose_repr(src: str, dst: str, temp: bool) -> str:
@@ -50,25 +51,16 @@ class RedirectTargets:
     """Which redirect targets to keep (1.x FetcherThread.handleRedirect).
 
     Drop a target longer than ``db.max.outlink.length``, one the normalizers
-    (scope ``fetcher``) or filters reject, one equal to its source, and with
-    ``db.ignore.also.redirects`` one that ``db.ignore.external.links``
-    (by host, or domain with mode byDomain) or ``db.ignore.internal.links``
-    (by host) excludes.
+    (scope ``fetcher``) or filters reject, one equal to its source, and one
+    the ``db.ignore.*`` rules drop (:meth:`LinkRules.keeps_redirect`).
     """
 
     def __init__(
-        self,
-        urls: UrlConfig,
-        max_length: int = 4096,
-        ignore_external: bool = False,
-        ignore_internal: bool = False,
-        by_domain: bool = False,
+        self, urls: UrlConfig, max_length: int = 4096, links: LinkRules = NUTCH_RULES
     ) -> None:
         self._cleaner = UrlCleaner(urls, "fetcher")
         self._max_length = max_length
-        self._ignore_external = ignore_external
-        self._ignore_internal = ignore_internal
-        self._by_domain = by_domain
+        self._links = links
 
     def keep(self, source: str, target: str) -> str | None:
         """The cleaned target, or None when it is to be dropped."""
@@ -77,10 +69,4 @@ class RedirectTargets:
         cleaned = self._cleaner.clean(target)
         if not isinstance(cleaned, str) or cleaned == source:
             return None
-        if self._ignore_external:
-            unit = domain_of if self._by_domain else host_of
-            if unit(cleaned) != unit(source):
-                return None
-        if self._ignore_internal and host_of(cleaned) == host_of(source):
-            return None
-        return cleaned
+        return cleaned if self._links.keeps_redirect(source, cleaned) else None

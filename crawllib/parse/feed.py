@@ -36,12 +36,12 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from crawllib.java import java_trim
 from crawllib.parse import Outlink, ParseResult, failed
 from crawllib.parse.charset import decode_document, encoding_metadata, xml_encoding
 from crawllib.parse.htmlurl import parse_java_url, resolve_url
 from crawllib.parse.text import collapse_whitespace
 from crawllib.status import ParseMajor, ParseMinor
-from crawllib.urls.javaurl import java_trim
 
 FEED_TYPES = frozenset(
     {"application/rss+xml", "application/atom+xml", "application/rdf+xml"}

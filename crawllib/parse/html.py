@@ -46,13 +46,13 @@ Where beamcrawl differs:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lxml import etree
 
 from crawllib.config.parse import HtmlConfig
+from crawllib.java import java_trim, parse_int
 from crawllib.parse import Outlink, ParseResult, failed, fastdom
 from crawllib.parse.charset import decode_document, encoding_metadata, meta_charset
 from crawllib.parse.htmldom import (
@@ -68,10 +68,6 @@ from crawllib.status import ParseMajor, ParseMinor
 
 CACHING_FORBIDDEN = "caching.forbidden"
 """Nutch.CACHING_FORBIDDEN_KEY: set when the page forbids caching."""
-
-_INT = re.compile(r"[+-]?\d+")  # Integer.parseInt
-_INT_RANGE = range(-(2**31), 2**31)
-_EDGES = "".join(chr(code) for code in range(0x21))
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +233,7 @@ def _read_robots(directives: str, meta: _Directives) -> None:
 def _read_refresh(content: str, page: JavaUrl, meta: _Directives) -> None:
     """A refresh tag updates the verdict of the ones before, as in Nutch."""
     semicolon = content.find(";")
-    seconds = _java_int(content if semicolon < 0 else content[:semicolon])
+    seconds = parse_int(content if semicolon < 0 else content[:semicolon])
     if seconds is not None:
         meta.refresh = True
         meta.refresh_s = seconds
@@ -251,20 +247,9 @@ def _read_refresh(content: str, page: JavaUrl, meta: _Directives) -> None:
     meta.refresh_url = str(page if target is None else target)
 
 
-def _java_int(text: str) -> int | None:
-    """``Integer.parseInt``: an int in Java's range, else None."""
-    if not _INT.fullmatch(text):
-        return None
-    try:
-        value = int(text)
-    except ValueError:  # more digits than int() takes: out of range anyway
-        return None
-    return value if value in _INT_RANGE else None
-
-
 def _unquote(spec: str) -> str:
     """Drop quotes around a refresh URL (WHATWG's declarative refresh steps)."""
-    spec = spec.strip(_EDGES)
+    spec = java_trim(spec)
     if spec[:1] in ("'", '"'):
         spec = spec[1:].split(spec[0], 1)[0]
     return spec

@@ -37,17 +37,12 @@ from typing import NamedTuple, cast
 from lxml import etree
 
 from crawllib.config.parse import HtmlConfig
+from crawllib.java import TRIMMED, is_java_blank
 
 BREAK = "\ufdd0"
 """The mark for a paragraph break (a line separator element starts or ends)."""
 
 _NODE = "\ufdd1"  # joins text nodes
-_EDGES = "".join(chr(code) for code in range(0x21))  # Java String.trim()
-# Character.isWhitespace: str.isspace() less \x85, \xa0, \u2007 and \u202f
-_JAVA_WHITESPACE = (
-    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \u1680\u2000\u2001\u2002\u2003\u2004\u2005"
-    "\u2006\u2008\u2009\u200a\u2028\u2029\u205f\u3000"
-)
 # Java's \s+ -> " ", skipping lone spaces (most runs, and already right)
 _FOLD = re.compile(r"[\t\n\x0b\x0c\r][ \t\n\x0b\x0c\r]*| [ \t\n\x0b\x0c\r]+")
 _BLANK_NODE = re.compile(r"[\ufdd0\ufdd1][\x00-\x20]+(?=[\ufdd0\ufdd1]|\Z)")
@@ -177,7 +172,7 @@ def _is(node: str | etree._Element, tag: object) -> bool:
 
 
 def _blank(node: str | etree._Element) -> bool:
-    return isinstance(node, str) and not node.strip(_JAVA_WHITESPACE)
+    return isinstance(node, str) and is_java_blank(node)
 
 
 def flatten(nodes: Iterable[str]) -> str:
@@ -202,7 +197,7 @@ def flatten(nodes: Iterable[str]) -> str:
         for piece in node.split(BREAK) if BREAK in node else (node,):
             mark, node_mark = node_mark, BREAK
             if piece:
-                piece = piece.strip(_EDGES)
+                piece = piece.strip(TRIMMED)
                 if not piece:
                     mark = BREAK  # a blank node
                 elif (
@@ -243,7 +238,7 @@ def _flatten_joined(nodes: list[str]) -> str:
             text = text.replace(" " + mark, mark).replace(mark + " ", mark)
     else:
         text = _NODE_EDGES.sub("", text)
-    text = text.strip(_EDGES).replace(_NODE + BREAK, BREAK)
+    text = text.strip(TRIMMED).replace(_NODE + BREAK, BREAK)
     text = _BREAKS.sub("\n", text).replace(_NODE, " ")
     return text.lstrip("\n ").rstrip(" ")
 
@@ -406,7 +401,7 @@ def _has_marked(element: etree._Element, breaks: Collection[str]) -> bool:
 
 def element_text(element: etree._Element, breaks: Collection[str]) -> str:
     """DOMContentUtils.getText of one element (the title), trimmed."""
-    return flatten(_subtree_text(element, breaks)).strip(_EDGES)
+    return flatten(_subtree_text(element, breaks)).strip(TRIMMED)
 
 
 def anchor_text(link: etree._Element, breaks: Collection[str]) -> str:
@@ -433,8 +428,8 @@ def anchor_text(link: etree._Element, breaks: Collection[str]) -> str:
             if stop is not None
             else _subtree_text(link, breaks)
         )
-    text = text.strip(_EDGES)
-    return text or " ".join(_alt_texts(link)).strip(_EDGES)
+    text = text.strip(TRIMMED)
+    return text or " ".join(_alt_texts(link)).strip(TRIMMED)
 
 
 def _alt_texts(link: etree._Element) -> Iterator[str]:
@@ -447,7 +442,7 @@ def _alt_texts(link: etree._Element) -> Iterator[str]:
                 return
             if element.tag == "img":
                 alt = element.get("alt")
-                if alt is not None and alt.strip(_EDGES):
+                if alt is not None and alt.strip(TRIMMED):
                     yield alt
             if element.text:
                 yield element.text

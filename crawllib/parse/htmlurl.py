@@ -25,10 +25,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from crawllib.java import java_trim
 from crawllib.urls.javaurl import KNOWN_SCHEMES, MalformedUrlError, parse_url
 
 _SCHEME = re.compile(r"[^\W\d_](?:[^\W_]|[+.\-])*:")  # Java URL.isValidProtocol
-_EDGES = "".join(chr(code) for code in range(0x21))  # what Java's URL trims
 # an absolute URL whose string Java keeps as it is, but for the scheme's case
 _PLAIN = re.compile(
     r"(?i:(https?|ftp|file))://[A-Za-z0-9\-._~!$&'()*+,;=%]+(?::[0-9]{0,9})?(?=[/?#]|\Z)"
@@ -81,7 +81,7 @@ def parse_java_url(spec: str) -> JavaUrl | None:
 
 def resolve_url(base: JavaUrl, target: str) -> str | None:
     """Nutch's ``URLUtil.resolveURL(base, target).toString()``; None if malformed."""
-    target = target.strip(_EDGES)
+    target = java_trim(target)
     plain = _PLAIN.match(target)
     if plain is not None:
         return plain[1].lower() + target[len(plain[1]) :]
@@ -93,7 +93,7 @@ def resolve_url(base: JavaUrl, target: str) -> str | None:
 
 def join_url(context: JavaUrl, spec: str) -> JavaUrl | None:
     """``new URL(context, spec)``; None where Java throws MalformedURLException."""
-    spec = spec.strip(_EDGES)
+    spec = java_trim(spec)
     if spec[:4].lower() == "url:":
         spec = spec[4:]
     scheme = None

@@ -29,7 +29,7 @@ from crawllib.config import ParseConfig
 from crawllib.parse import Outlink
 from crawllib.urls.cleaner import UrlCleaner
 from crawllib.urls.linkkind import KINDS, LinkClassifier
-from crawllib.urls.linkpolicy import Link, NutchLinkPolicy
+from crawllib.urls.linkpolicy import Link, LinkPolicy, NutchLinkPolicy, load_link_policy
 
 _LOG = logging.getLogger(__name__)
 
@@ -60,11 +60,8 @@ class OutlinkFilter:
         # negative: no limit
         self._max_outlinks = _or_unlimited(config.max_outlinks)
         self._max_length = _or_unlimited(config.max_outlink_length)
-        policy = config.link_policy or NutchLinkPolicy(
-            ignore_external_links=config.ignore_external_links,
-            ignore_internal_links=config.ignore_internal_links,
-            ignore_by_domain=config.ignore_by_domain,
-        )
+        self._links = config.links
+        policy = link_policy_of(config)
         self._policy = policy
         self._keeps_all = type(policy) is NutchLinkPolicy and policy.keeps_all
         self._tally = [0] * len(_TALLY_NAMES)
@@ -145,7 +142,7 @@ class OutlinkFilter:
     def _classifier(self, page_url: str) -> LinkClassifier:
         if len(self._hosts) >= _HOSTS_CACHED:
             self._hosts.clear()  # bounded; a crawl refills it at once
-        return LinkClassifier(page_url, self._hosts)
+        return self._links.classifier(page_url, self._hosts)
 
     def _decide(self, link: Link) -> str | None:
         """The policy's decision; a policy that raises drops the link."""
@@ -172,6 +169,23 @@ class OutlinkFilter:
         """The tallies since the last call (``internal_kept``: 12 ...), then reset."""
         tally, self._tally = self._tally, [0] * len(_TALLY_NAMES)
         return {name: n for name, n in zip(_TALLY_NAMES, tally, strict=True) if n}
+
+
+def link_policy_of(config: ParseConfig) -> LinkPolicy:
+    """The policy that decides ``config``'s outlinks, loaded here from a spec.
+
+    ``config.link_policy`` as given, the policy its ``module:name`` spec
+    names (``parse.link.policy``), or else Nutch's ``db.ignore.*`` rules.
+
+    Raises:
+        ConfigError: the spec names no loadable policy (one line naming it).
+    """
+    policy = config.link_policy
+    if policy is None:
+        return NutchLinkPolicy.from_rules(config.links)
+    if isinstance(policy, str):
+        return load_link_policy(policy)
+    return policy
 
 
 def _or_unlimited(limit: int) -> int:

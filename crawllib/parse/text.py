@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from crawllib.java import java_trim
 from crawllib.parse import Outlink, ParseResult
 from crawllib.parse.charset import decode_document, encoding_metadata
 from crawllib.status import ParseMajor
-from crawllib.urls.javaurl import java_trim
 
 _JAVA_SPACE = re.compile(r"[ \t\n\x0b\f\r]+")  # Java's \s
 _URL = re.compile(  # OutlinkExtractor.URL_PATTERN

@@ -18,14 +18,14 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from crawllib.java import NO_BREAK_SPACES, WHITESPACE
 from crawllib.urls.javaurl import MalformedUrlError, parse_url
 
 DEFAULT_PRIORITY = 0.5
 """crawler-commons ``SiteMapURL.DEFAULT_PRIORITY``."""
 
 # DelegatorHandler.isWhitespace: Character.isWhitespace and the no-break spaces
-_BLANK = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \u1680\u2028\u2029\u205f\u3000"
-_BLANK += "".join(map(chr, range(0x2000, 0x200B))) + "\u00a0\u202f"
+_BLANK = WHITESPACE + NO_BREAK_SPACES
 
 
 class SitemapFormatError(ValueError):

@@ -40,6 +40,7 @@ import io
 import re
 import zlib
 
+from crawllib.java import java_trim
 from crawllib.sitemaps.entries import (
     DEFAULT_PRIORITY,
     ChangeFreq,
@@ -56,7 +57,6 @@ from crawllib.sitemaps.entries import (
     strip_blank,
 )
 from crawllib.sitemaps.handlers import UTF16_BOMS, read_xml, skip_leading
-from crawllib.urls.javaurl import java_trim
 
 __all__ = [
     "DEFAULT_PRIORITY",

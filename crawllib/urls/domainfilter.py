@@ -15,8 +15,9 @@ from __future__ import annotations
 import functools
 import re
 
+from crawllib.java import java_trim
 from crawllib.urls.domain import domain_of_host, public_suffix_list
-from crawllib.urls.javaurl import java_host, java_trim
+from crawllib.urls.javaurl import java_host
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # java.io.BufferedReader.readLine
 _IPV4 = re.compile(r"(?:\d{1,3}\.){3}\d{1,3}", re.ASCII)  # URLUtil.IP_PATTERN

@@ -34,16 +34,12 @@ import ipaddress
 import re
 from dataclasses import dataclass
 
+from crawllib.java import is_java_blank, java_trim, parse_int
+
 KNOWN_SCHEMES = frozenset({"http", "https", "ftp", "file", "jar", "mailto"})
 """The schemes ``java.net.URL`` has a handler for that Nutch fetches or skips."""
 
-_JAVA_TRIMMED = "".join(chr(code) for code in range(0x21))  # String.trim()
-# Character.isWhitespace: str.isspace() less \x85, \xa0, \u2007 and \u202f
-_JAVA_WHITESPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \u1680\u2000\u2001\u2002"
-_JAVA_WHITESPACE += "\u2003\u2004\u2005\u2006\u2008\u2009\u200a\u2028\u2029\u205f\u3000"
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
-_PORT = re.compile(r"[+-]?\d+")  # \d: Unicode decimal digits, like Character.digit
-_INT_MAX = 2**31 - 1
 # IPAddressUtil.checkHostString (OpenJDK 17.0.3+): controls, and characters
 # that NFKC would turn into "#", "/", ":", "?" or "@"
 _NOT_IN_HOST = (
@@ -112,11 +108,6 @@ def parse_url(spec: str, *, any_scheme: bool = False) -> UrlParts:
     return _parse_slowly(spec, any_scheme)
 
 
-def java_trim(text: str) -> str:
-    """``String.trim()``: ``text`` less the characters up to U+0020 at its ends."""
-    return text.strip(_JAVA_TRIMMED)
-
-
 def split_url(url: str) -> UrlParts | None:
     """Split ``url`` like ``new java.net.URL(url)``; None where Java would throw.
 
@@ -155,7 +146,7 @@ def _parse_slowly(spec: str, any_scheme: bool) -> UrlParts:
         raise MalformedUrlError(f"unknown protocol: {scheme}")
     rest, hash_sign, ref = text[colon + 1 :].partition("#")
     if scheme == "mailto":
-        if not rest.strip(_JAVA_WHITESPACE):
+        if is_java_blank(rest):
             raise MalformedUrlError("no email address")
         return UrlParts(scheme, None, None, "", -1, rest, None)
     if scheme == "jar":
@@ -223,10 +214,7 @@ def _check_ipv6(literal: str) -> None:
 
 def _parse_port(digits: str, authority: str) -> int:
     """``Integer.parseInt(digits)``, which must be a port or -1."""
-    try:
-        port = int(digits) if _PORT.fullmatch(digits) else -2
-    except ValueError:  # more digits than int() takes
-        port = -2
-    if not -1 <= port <= _INT_MAX:
+    port = parse_int(digits)
+    if port is None or port < -1:
         raise MalformedUrlError(f"invalid port in {authority!r}")
     return port

@@ -7,11 +7,14 @@ link half: the parse step classifies each outlink (:class:`LinkKind`) and asks
 the policy, which keeps it (possibly with another URL) or drops it. Nutch has
 no such hook short of a plugin: its ``db.ignore.external.links``,
 ``db.ignore.internal.links`` and ``db.ignore.external.links.mode`` are the
-default policy here, :class:`NutchLinkPolicy`.
+default policy here, :class:`NutchLinkPolicy`, which asks the same
+:class:`~crawllib.urls.linkrules.LinkRules` as the fetcher's redirects.
 
 A policy is built once and pickled to every worker (and parse process), so
 it must pickle: a module-level class or function. :func:`load_link_policy`
-reads the ``module:name`` specs of ``parse.link.policy`` / ``--linkPolicy``.
+reads the ``module:name`` specs of ``parse.link.policy`` / ``--linkPolicy``;
+a configuration holds only the spec, loaded where links are filtered
+(:func:`crawllib.parse.outlinks.link_policy_of`).
 """
 
 from __future__ import annotations
@@ -27,7 +30,6 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from crawllib.errors import ConfigError
-from crawllib.urls.domain import domain_of, host_of
 from crawllib.urls.linkkind import (
     KINDS,
     WEB_SCHEMES,
@@ -36,6 +38,7 @@ from crawllib.urls.linkkind import (
     link_kind,
     web_host,
 )
+from crawllib.urls.linkrules import LinkRules
 
 __all__ = [
     "KINDS",
@@ -143,33 +146,33 @@ class NutchLinkPolicy(LinkPolicy):
     ignore_internal_links: bool = False
     ignore_by_domain: bool = False
 
+    @classmethod
+    def from_rules(cls, rules: LinkRules) -> NutchLinkPolicy:
+        """The policy of ``rules`` (the ``db.ignore.*`` properties as read)."""
+        return cls(rules.ignore_external, rules.ignore_internal, rules.by_domain)
+
+    @functools.cached_property
+    def rules(self) -> LinkRules:
+        """The :class:`~crawllib.urls.linkrules.LinkRules` that decide."""
+        return LinkRules(
+            ignore_external=self.ignore_external_links,
+            ignore_internal=self.ignore_internal_links,
+            by_domain=self.ignore_by_domain,
+        )
+
     @property
     def keeps_all(self) -> bool:
         """Whether no flag is set, so that every link is kept as it is."""
         return not (self.ignore_external_links or self.ignore_internal_links)
 
     def internal(self, link: Link) -> bool:
-        return self._keeps(link)
+        return self.rules.keeps_link(link.url, link.page_url, link.kind)
 
     def external(self, link: Link) -> bool:
-        return self._keeps(link)
+        return self.rules.keeps_link(link.url, link.page_url, link.kind)
 
     def other(self, link: Link) -> bool:
-        return self._keeps(link)
-
-    def _keeps(self, link: Link) -> bool:
-        if self.keeps_all:
-            return True
-        source = _page_unit(link.page_url, self.ignore_by_domain)
-        if not source:
-            return True
-        if self.ignore_by_domain:
-            same = domain_of(link.url) == source
-        elif link.kind is LinkKind.OTHER:
-            same = host_of(link.url) == source
-        else:  # the class already compared the hosts
-            same = link.kind is LinkKind.INTERNAL
-        return not (self.ignore_internal_links if same else self.ignore_external_links)
+        return self.rules.keeps_link(link.url, link.page_url, link.kind)
 
     def __repr__(self) -> str:
         return (
@@ -177,12 +180,6 @@ class NutchLinkPolicy(LinkPolicy):
             f"ignore_internal_links={self.ignore_internal_links}, "
             f"ignore_by_domain={self.ignore_by_domain})"
         )
-
-
-@functools.lru_cache(maxsize=256)
-def _page_unit(page_url: str, by_domain: bool) -> str:
-    """The page's host or domain (a page's links come one after another)."""
-    return domain_of(page_url) if by_domain else host_of(page_url)
 
 
 class _FunctionPolicy(LinkPolicy):

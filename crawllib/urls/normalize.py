@@ -19,9 +19,10 @@ from encodings import idna as _idna2003
 
 from crawllib.config import UrlConfig
 from crawllib.errors import ConfigError
+from crawllib.java import java_trim
 from crawllib.urls.iphost import NotAnAddressError, canonical_host
 from crawllib.urls.javaurl import MalformedUrlError as MalformedUrlError
-from crawllib.urls.javaurl import UrlParts, java_trim, parse_url
+from crawllib.urls.javaurl import UrlParts, parse_url
 from crawllib.urls.regexnormalize import RegexNormalizer as RegexNormalizer
 
 try:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from crawllib.urls.javaurl import MalformedUrlError, java_trim, parse_url
+from crawllib.java import java_trim
+from crawllib.urls.javaurl import MalformedUrlError, parse_url
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # java.io.BufferedReader.readLine
 

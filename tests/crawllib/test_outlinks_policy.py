@@ -9,11 +9,16 @@ import pytest
 from crawllib.config import ParseConfig, load_properties
 from crawllib.errors import ConfigError
 from crawllib.parse import Outlink
-from crawllib.parse.outlinks import OutlinkFilter
+from crawllib.parse.outlinks import OutlinkFilter, link_policy_of
 from crawllib.parse.parse import PageParser
 from crawllib.parse.pool import ParseBatch, parse_without_content, shutdown_pool
 from crawllib.status import CrawlStatus
-from crawllib.urls.linkpolicy import LinkPolicy, as_link_policy, load_link_policy
+from crawllib.urls.linkpolicy import (
+    LinkPolicy,
+    NutchLinkPolicy,
+    as_link_policy,
+    load_link_policy,
+)
 from crawllib.webpage import new_page
 
 CONFIG = ParseConfig.from_properties(load_properties())
@@ -148,14 +153,22 @@ def test_a_decide_that_gives_no_url_is_a_policy_error():
     assert links.take_counts() == {"policy_errors": 1, "internal_dropped": 1}
 
 
-def test_parse_link_policy_property_loads_the_policy():
+def test_parse_link_policy_property_is_loaded_where_links_are_filtered():
     props = load_properties(defines=[f"parse.link.policy={NEWS}:NewsOnly"])
     config = ParseConfig.from_properties(props)
-    assert type(config.link_policy).__name__ == "NewsOnly"
-    assert ParseConfig.from_properties(load_properties()).link_policy is None
-    bad = load_properties(defines=["parse.link.policy=nowhere"])
+    assert config.link_policy == f"{NEWS}:NewsOnly"  # reading runs no user code
+    assert type(link_policy_of(config)).__name__ == "NewsOnly"
+    assert OutlinkFilter(config).keep(PAGE, OUTLINKS[2:3]) == {
+        "http://www.a.com/news/2": "two"
+    }
+    default = ParseConfig.from_properties(load_properties())
+    assert default.link_policy is None
+    assert link_policy_of(default) == NutchLinkPolicy()
+    bad = ParseConfig.from_properties(
+        load_properties(defines=["parse.link.policy=nowhere"])
+    )
     with pytest.raises(ConfigError, match="link policy 'nowhere'"):
-        ParseConfig.from_properties(bad)
+        OutlinkFilter(bad)
 
 
 def _page(n):

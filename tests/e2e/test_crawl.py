@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from crawllib.status import CrawlStatus
 from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES
@@ -168,3 +170,32 @@ def test_a_round_that_leaves_nothing_due_ends_the_crawl_without_a_generate(
     assert len(ends["fused"]) == 1
     assert "round 1:" not in ends["fused"][0]
     assert crawl_records(tmp_path / "fused") == crawl_records(tmp_path / "separate")
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--threads", "0"], "beamcrawl: --threads 0 is invalid: expected 1 or more"),
+        (
+            ["--threads", "-3"],
+            "beamcrawl: --threads -3 is invalid: expected 1 or more",
+        ),
+        (
+            ["-Dfetcher.threads.fetch=0"],
+            "beamcrawl: property fetcher.threads.fetch='0' is invalid: "
+            "expected 1 or more",
+        ),
+    ],
+)
+def test_a_crawl_without_fetcher_threads_is_one_line_before_inject(
+    tmp_path, flags, message
+):
+    # with no fetcher thread a local fetch would wait forever: refused at once
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("http://127.0.0.1:9/\n")
+    crawl_dir = tmp_path / "crawl"
+    command = [sys.executable, "-m", "pipelines.cli", "crawl", "--seeds", str(seeds)]
+    command += [str(crawl_dir), "1", *FLAGS, *flags]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (2, message + "\n")
+    assert not crawl_dir.exists()

@@ -57,6 +57,16 @@ def test_fetch_writes_every_url_with_its_status(segment, capsys):
     assert "already fetched" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("threads", ["0", "-1"])
+def test_fetch_without_threads_is_one_line(segment, capsys, threads):
+    path, _, _ = segment
+    assert main(["fetch", str(path), *FETCH, "--threads", threads]) == 2
+    assert capsys.readouterr().err == (
+        f"beamcrawl: --threads {threads} is invalid: expected 1 or more\n"
+    )
+    assert not (path / "fetch").exists()
+
+
 def test_fetch_without_an_agent_name_is_refused(segment, capsys):
     path, _, _ = segment
     assert main(["fetch", str(path)]) == 2

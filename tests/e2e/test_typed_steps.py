@@ -11,7 +11,7 @@ from crawllib.config import CrawlConfig
 from crawllib.config import properties as property_files
 from crawllib.errors import ConfigError
 from crawllib.status import CrawlStatus
-from pipelines import crawl, generate, inject
+from pipelines import crawl, fetch, generate, inject
 from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES
 from pipelines.generate import GenerateRequest
@@ -85,3 +85,17 @@ def test_a_crawl_reads_its_conf_file_once_and_checks_the_runner_once(
 def test_a_crawl_request_with_no_rounds_is_refused_wherever_it_is_made(rounds):
     with pytest.raises(ConfigError, match=f"ROUNDS {rounds} is invalid"):
         crawl.CrawlRequest("dir", "seeds.txt", rounds, CrawlConfig.from_dict({}))
+
+
+@pytest.mark.parametrize("threads", [0, -2])
+def test_a_crawl_request_with_no_fetcher_threads_is_refused_wherever_it_is_made(
+    threads,
+):
+    with pytest.raises(ConfigError, match=f"--threads {threads} is invalid"):
+        crawl.CrawlRequest(
+            "dir", "seeds.txt", 1, CrawlConfig.from_dict({}), threads=threads
+        )
+    with pytest.raises(ConfigError, match=f"--threads {threads} is invalid"):
+        fetch.fetch_config(
+            CrawlConfig.from_dict({"http.agent.name": "a"}).properties, threads=threads
+        )

@@ -2,12 +2,14 @@ from typing import Any
 
 import apache_beam as beam
 import fastavro
+import pytest
 from apache_beam.testing.util import assert_that, equal_to
 
-from crawllib.config import ParseConfig, load_properties
+from crawllib.config import CrawlConfig, ParseConfig, load_properties
+from crawllib.errors import ConfigError
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page, schema
-from pipelines.parse import Parse, run
+from pipelines.parse import Parse, ParseForUpdate, run
 from pipelines.runtime.options import counters
 
 CONFIG = ParseConfig.from_properties(load_properties())
@@ -82,3 +84,11 @@ def test_the_parse_command_writes_the_same_records_with_and_without_workers(
     assert len(by_workers) == 32
     assert by_workers[0]["title"] == "T0"
     assert by_workers[0]["outlinks"] == {"http://a.com/1": "next"}
+
+
+def test_a_bad_link_policy_spec_is_refused_when_the_transform_is_built():
+    config = CrawlConfig.from_dict({"parse.link.policy": "nowhere"})
+    assert config.parse.link_policy == "nowhere"  # read, not loaded
+    for transform in (Parse, ParseForUpdate):
+        with pytest.raises(ConfigError, match="link policy 'nowhere'"):
+            transform(config)

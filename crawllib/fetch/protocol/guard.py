@@ -1,7 +1,7 @@
 """Connecting under the address policy: the address checked is the address used.
 
 :func:`connect` resolves a host once, checks each address the resolver gave
-against the :class:`~crawllib.fetch.protocol.addresses.AddressPolicy` for the
+against the :class:`~crawllib.urls.addresses.AddressPolicy` for the
 URL's zone, and connects to the first address allowed, so no second lookup
 (which a DNS answer with a short TTL could change: DNS rebinding) stands
 between the check and the connection. A host whose addresses are all
@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from crawllib.fetch.protocol.addresses import AddressPolicy
+from crawllib.urls.addresses import AddressPolicy
 from crawllib.urls.iphost import IPAddress, ip_of_host
 from crawllib.urls.zone import Zone
 

@@ -48,7 +48,6 @@ import urllib3
 
 from crawllib.config.fetch import HttpConfig
 from crawllib.fetch.protocol import FetchResult
-from crawllib.fetch.protocol.addresses import AddressPolicy
 from crawllib.fetch.protocol.connection import CrawlerAdapter
 from crawllib.fetch.protocol.guard import (
     AddressGuard,
@@ -64,8 +63,9 @@ from crawllib.fetch.protocol.httpmessage import (
     request_head,
     response_head,
 )
+from crawllib.java import java_trim
 from crawllib.status import ProtocolStatus
-from crawllib.urls.javaurl import java_trim
+from crawllib.urls.addresses import AddressPolicy
 from crawllib.urls.zone import OPERATOR, Zone
 
 _LOG = logging.getLogger(__name__)

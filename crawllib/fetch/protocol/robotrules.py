@@ -55,7 +55,7 @@ from urllib.parse import urljoin, urlsplit
 
 from protego import Protego
 
-from crawllib.urls.javaurl import java_trim
+from crawllib.java import java_trim, parse_int
 
 _AGENT = "beamcrawl"  # the merged rules sit in one "*" group: any name matches
 
@@ -282,7 +282,6 @@ class _GroupSelector:
         return token is not None and token.group() in self._agents
 
 
-_INT = re.compile(r"[+-]?\d+")
 _DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
@@ -296,10 +295,5 @@ def _delay_ms(value: str) -> int | None:
             return None
         delay = float(value) * 1000
         return math.floor(delay + 0.5) if math.isfinite(delay) else None
-    if not _INT.fullmatch(value):
-        return None
-    try:
-        delay_s = int(value)
-    except ValueError:  # more digits than int() takes: out of range anyway
-        return None
-    return delay_s * 1000 if -(2**31) <= delay_s < 2**31 else None
+    delay_s = parse_int(value)
+    return None if delay_s is None else delay_s * 1000

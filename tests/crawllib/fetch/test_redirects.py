@@ -2,6 +2,7 @@ import pytest
 
 from crawllib.config import UrlConfig, load_properties
 from crawllib.fetch.redirects import RedirectTargets, choose_repr
+from crawllib.urls.linkrules import LinkRules
 
 URLS = UrlConfig.from_properties(load_properties())
 
@@ -62,13 +63,22 @@ def test_nutch_non_ascii_targets_in_utf8_percent_encoding_escapes_kept(target, k
 
 
 def test_nutch_ignore_external_and_internal_apply_to_redirects():
-    external = RedirectTargets(URLS, ignore_external=True)
+    external = RedirectTargets(URLS, links=LinkRules(ignore_external=True))
     assert external.keep("http://a.com/x", "http://b.com/y") is None
     assert external.keep("http://a.com/x", "http://www.a.com/y") is None
-    by_domain = RedirectTargets(URLS, ignore_external=True, by_domain=True)
+    by_domain = RedirectTargets(
+        URLS, links=LinkRules(ignore_external=True, by_domain=True)
+    )
     assert (
         by_domain.keep("http://a.com/x", "http://www.a.com/y") == "http://www.a.com/y"
     )
-    internal = RedirectTargets(URLS, ignore_internal=True)
+    internal = RedirectTargets(URLS, links=LinkRules(ignore_internal=True))
     assert internal.keep("http://a.com/x", "http://a.com/y") is None
     assert internal.keep("http://a.com/x", "http://b.com/y") == "http://b.com/y"
+
+
+def test_nutch_ignore_also_redirects_false_keeps_every_redirect_target():
+    rules = LinkRules(ignore_external=True, ignore_internal=True, also_redirects=False)
+    targets = RedirectTargets(URLS, links=rules)
+    assert targets.keep("http://a.com/x", "http://b.com/y") == "http://b.com/y"
+    assert targets.keep("http://a.com/x", "http://a.com/y") == "http://a.com/y"

@@ -3,14 +3,15 @@ import dataclasses
 from crawllib.config import ParseConfig, load_properties
 from crawllib.parse import Outlink
 from crawllib.parse.outlinks import OutlinkFilter
+from crawllib.urls.linkrules import LinkRules
 
 CONFIG = ParseConfig.from_properties(load_properties())
 PAGE = "http://www.a.com/dir/page.html"
 
 
-def _keep(links, **changes):
+def _keep(outlinks, **changes):
     config = dataclasses.replace(CONFIG, **changes)
-    return OutlinkFilter(config).keep(PAGE, [Outlink(u, a) for u, a in links])
+    return OutlinkFilter(config).keep(PAGE, [Outlink(u, a) for u, a in outlinks])
 
 
 def test_nutch_outlinks_are_normalized_filtered_and_self_links_dropped():
@@ -45,17 +46,19 @@ def test_nutch_max_outlink_length():
 
 
 def test_nutch_ignore_external_and_internal_links():
-    links = [
+    outlinks = [
         ("http://www.a.com/in", ""),
         ("http://img.a.com/sub", ""),
         ("http://b.org/", ""),
     ]
-    assert list(_keep(links, ignore_external_links=True)) == ["http://www.a.com/in"]
-    assert list(_keep(links, ignore_external_links=True, ignore_by_domain=True)) == [
+    external = LinkRules(ignore_external=True)
+    assert list(_keep(outlinks, links=external)) == ["http://www.a.com/in"]
+    by_domain = LinkRules(ignore_external=True, by_domain=True)
+    assert list(_keep(outlinks, links=by_domain)) == [
         "http://www.a.com/in",
         "http://img.a.com/sub",
     ]
-    assert list(_keep(links, ignore_internal_links=True)) == [
+    assert list(_keep(outlinks, links=LinkRules(ignore_internal=True))) == [
         "http://img.a.com/sub",
         "http://b.org/",
     ]

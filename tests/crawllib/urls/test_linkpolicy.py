@@ -19,6 +19,7 @@ from crawllib.urls.linkpolicy import (
     load_link_policy,
     without_query,
 )
+from crawllib.urls.linkrules import LinkRules
 
 PAGE = "http://www.a.com/dir/page.html"
 NEWS_FILE = "tests/data/linkpolicies/news_links.py"
@@ -276,11 +277,10 @@ def _old_keep(config, page_url, outlinks):
         config.urls, "outlink", config.normalize_urls, config.filter_urls
     )
     limit = config.max_outlinks
-    unit = domain_of if config.ignore_by_domain else host_of
+    rules = config.links
+    unit = domain_of if rules.by_domain else host_of
     source_unit = (
-        unit(page_url)
-        if (config.ignore_external_links or config.ignore_internal_links)
-        else ""
+        unit(page_url) if (rules.ignore_external or rules.ignore_internal) else ""
     )
     kept: dict[str, str | None] = {}
     for link in outlinks:
@@ -291,9 +291,7 @@ def _old_keep(config, page_url, outlinks):
             continue
         if source_unit:
             same = unit(target) == source_unit
-            if (same and config.ignore_internal_links) or (
-                not same and config.ignore_external_links
-            ):
+            if (same and rules.ignore_internal) or (not same and rules.ignore_external):
                 continue
         cleaned = cleaner.clean(target)
         if isinstance(cleaned, str) and cleaned not in kept:
@@ -312,9 +310,9 @@ def test_nutch_ignore_links_default_policy_keeps_what_it_kept_before(
     # and db.ignore.external.links.mode, with the URL filters on and off
     config = dataclasses.replace(
         CONFIG,
-        ignore_external_links=external,
-        ignore_internal_links=internal,
-        ignore_by_domain=by_domain,
+        links=LinkRules(
+            ignore_external=external, ignore_internal=internal, by_domain=by_domain
+        ),
         filter_urls=filters,
         normalize_urls=filters,
     )

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 import pytest
 
 from crawllib.config import HttpConfig
-from crawllib.fetch.protocol.addresses import AddressPolicy
 from crawllib.fetch.protocol.guard import AddrInfo, Resolver
 from crawllib.fetch.protocol.http import HttpProtocol
 from crawllib.status import ProtocolStatus
+from crawllib.urls.addresses import AddressPolicy
 from crawllib.urls.zone import OPERATOR, Zone
 from tests.sites import Site, start_site
 

@@ -1,17 +1,17 @@
-"""Tests for crawllib.urls.plugins: which plugin ids plugin.includes may select."""
+"""Tests for crawllib.config.plugins: which plugin ids plugin.includes may select."""
 
 import re
 
 import pytest
 
 from crawllib.config import UrlConfig, load_properties
-from crawllib.errors import ConfigError
-from crawllib.urls.plugins import (
+from crawllib.config.plugins import (
     NUTCH_PLUGINS,
     NUTCH_URL_CLASSES,
     Support,
     check_plugin_includes,
 )
+from crawllib.errors import ConfigError
 
 NUTCH_1X_DEFAULT = (
     "protocol-http|urlfilter-regex|parse-(html|tika)|index-(basic|anchor)"

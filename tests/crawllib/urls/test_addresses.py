@@ -13,8 +13,8 @@ import pytest
 
 from crawllib.config import HttpConfig, load_properties
 from crawllib.errors import ConfigError
-from crawllib.fetch.protocol.addresses import NO_SETTINGS, AddressPolicy
 from crawllib.fetch.protocol.guard import AddressRefused, connect
+from crawllib.urls.addresses import NO_SETTINGS, AddressPolicy
 from crawllib.urls.zone import Zone
 
 P, V, L, F = Zone.PUBLIC, Zone.PRIVATE, Zone.LOOPBACK, Zone.LOCAL
