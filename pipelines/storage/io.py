@@ -103,10 +103,10 @@ class AvroSource(filebasedsource.FileBasedSource):
     ) -> Iterator[Any]:
         next_block_start = -1
 
-        def split_points_unclaimed(stop_position: int) -> int:
+        def split_points_unclaimed(stop_position: int) -> Any:
             if next_block_start >= stop_position:  # no block starts before the stop
                 return 0
-            return int(iobase.RangeTracker.SPLIT_POINTS_UNKNOWN)
+            return iobase.RangeTracker.SPLIT_POINTS_UNKNOWN
 
         range_tracker.set_split_points_unclaimed_callback(split_points_unclaimed)
         start_offset = range_tracker.start_position() or 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import random
 import re
+from collections.abc import Callable
+from typing import Any
 
 import fastavro
 import fastavro.read
@@ -23,7 +25,7 @@ def _damaged(data: bytes, rng: random.Random) -> list[bytes]:
     return out
 
 
-def _outcome(read, data: bytes) -> tuple[object, ...]:
+def _outcome(read: Callable[[io.BytesIO], Any], data: bytes) -> tuple[object, ...]:
     """What reading ``data`` gives: the records, or the error without addresses."""
     try:
         return ("records", list(read(io.BytesIO(data))))
