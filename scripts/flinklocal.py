@@ -51,6 +51,7 @@ from typing import Any
 FLINK_VERSION = "1.19.3"
 FLINK_MINOR = "1.19"
 
+
 def _installed_beam() -> str:
     try:
         return metadata.version("apache-beam")
