@@ -273,6 +273,10 @@ def _dispatch(command: str, args: list[str]) -> int:
         if exc.name != module_name:
             raise
         raise CrawlError(f"{command} is not implemented yet") from None
+    if "apache_beam" in sys.modules:  # the command runs pipelines
+        from pipelines.runtime import beamspeed
+
+        beamspeed.install()  # before any pipeline is built (bench/README.md)
     if module_name == "pipelines.checkers":
         return int(module.run(command, args))
     return int(module.run(args))

@@ -26,7 +26,6 @@ from functools import partial
 from typing import Any
 
 import apache_beam as beam
-from apache_beam.io.avroio import ReadAllFromAvro
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.options.pipeline_options import GoogleCloudOptions
@@ -267,7 +266,7 @@ def _index(
         parsed = (
             pipeline
             | "ListParses" >> beam.Create([partfiles.parts_pattern(s) for s in sources])
-            | "ReadParses" >> paths.reading_by_name(ReadAllFromAvro())
+            | "ReadParses" >> io.read_all_avro()
         )
         inputs: Inputs = (db, parsed)
         if linkdb is not None:

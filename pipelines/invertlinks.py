@@ -23,7 +23,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import apache_beam as beam
-from apache_beam.io.avroio import ReadAllFromAvro
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
@@ -42,7 +41,7 @@ from pipelines.runtime.options import (
     job_parser,
     parse_job_args,
 )
-from pipelines.storage import io, partfiles, paths, versions
+from pipelines.storage import io, partfiles, versions
 from pipelines.storage.segments import PARSE, part_dirs
 
 _LOG = logging.getLogger(__name__)
@@ -224,7 +223,7 @@ def _invert(
         parsed = (
             pipeline
             | "ListParses" >> beam.Create([partfiles.parts_pattern(s) for s in sources])
-            | "ReadParses" >> paths.reading_by_name(ReadAllFromAvro())
+            | "ReadParses" >> io.read_all_avro()
         )
         inputs: Inputs = parsed
         if linkdb.current:

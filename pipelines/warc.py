@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 import apache_beam as beam
-from apache_beam.io.avroio import ReadAllFromAvro
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
@@ -257,7 +256,7 @@ def execute(request: WarcRequest, job: Job) -> dict[str, int]:
                 pipeline
                 | "ListFetches"
                 >> beam.Create([partfiles.parts_pattern(s) for s in sources])
-                | "ReadFetches" >> paths.reading_by_name(ReadAllFromAvro())
+                | "ReadFetches" >> io.read_all_avro()
                 | "WriteWarc"
                 >> WriteWarc(staging, request.config, now_ms(), request.num_shards)
                 | "ListFiles" >> io.WriteText(listing, shard_name_template="")

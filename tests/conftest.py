@@ -20,11 +20,17 @@ from typing import Any
 import pytest
 from apache_beam.testing.test_pipeline import TestPipeline
 
+from beamcrawl import install_speedups
 from pipelines.demo import DemoSite
 from tests.objectstores import Store, StoreServer, running_server
 from tests.ports import free_port, wait_for_port
 from tests.pydocs import DocsCrawl, crawl_docs, serve_docs
 from tests.sites import Site, start_site
+
+# The tests' pipelines run with the speed-ups the beamcrawl command installs
+# (tests/test_import_effects.py checks, in fresh interpreters, that importing
+# beamcrawl installs nothing and that the command does)
+install_speedups()
 
 FLINK_LOCAL = Path(__file__).resolve().parent.parent / "scripts" / "flinklocal.py"
 

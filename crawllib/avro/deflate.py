@@ -79,14 +79,15 @@ def varint(zigzag: int) -> bytes:
 
 
 def read_block(source: BinaryIO) -> io.BytesIO:
-    """A fastavro block reader for ``deflate``: ISA-L's inflate, else zlib's.
+    """One ``deflate`` block's bytes from ``source``: ISA-L's inflate, else zlib's.
 
-    What fastavro's own reader does (read the block's byte count and bytes,
+    :class:`crawllib.avro.blocks.BlockReader` reads with it. What fastavro's
+    own reader does (read the block's byte count and bytes,
     ``EOFError`` when the file ends first, inflate), with ISA-L inflating
     about twice as fast. Data ISA-L refuses (a damaged block) goes to zlib as
     before, so a damaged file fails, or yields a partial block, as it did.
     """
-    size = _read_avro_long(source)
+    size = read_avro_long(source)
     data = source.read(size)
     if len(data) != size:
         raise EOFError(f"Expected {size} bytes, read {len(data)}")
@@ -98,19 +99,8 @@ def read_block(source: BinaryIO) -> io.BytesIO:
     return io.BytesIO(zlib.decompressobj(-zlib.MAX_WBITS).decompress(data))
 
 
-def install_block_reader() -> None:
-    """Make fastavro, and Beam's Avro source with it, inflate by :func:`read_block`.
-
-    fastavro keeps its codecs' block readers in ``fastavro.read.BLOCK_READERS``
-    (where it lets users add codecs); this replaces the ``deflate`` entry.
-    """
-    import fastavro.read
-
-    fastavro.read.BLOCK_READERS["deflate"] = read_block
-
-
-def _read_avro_long(source: BinaryIO) -> int:
-    """Avro's zig-zag varint, one byte at a time; ``EOFError`` at the end."""
+def read_avro_long(source: BinaryIO) -> int:
+    """Avro's zig-zag varint long, one byte at a time; ``EOFError`` at the end."""
     value = shift = 0
     while True:
         byte = source.read(1)

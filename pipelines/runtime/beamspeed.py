@@ -1,4 +1,11 @@
-"""Per-pipeline costs of Beam 2.62 that beamcrawl takes off, without changing results.
+"""Per-pipeline costs of Beam that beamcrawl takes off, without changing results.
+
+Nothing changes when this module is imported: :func:`install` replaces two
+of Beam's functions and boto3's client set-up in Beam's S3 filesystem, for
+the whole process. The ``beamcrawl`` command installs them before it builds
+a pipeline (``pipelines.cli``); a library user opts in with
+``beamcrawl.install_speedups()``. Beam (2.62 to 2.77 at least) offers no
+supported way to remember these answers.
 
 Beam asks ``userstate.get_dofn_specs`` whether each DoFn has state or
 timers some twenty times per DoFn while it builds, translates and runs a
@@ -67,6 +74,14 @@ def _remembered_get_function_args_defaults(f: Any) -> Any:
     return args, defaults
 
 
+def installed() -> bool:
+    """Whether :func:`install` has replaced Beam's functions in this process."""
+    return (
+        userstate.get_dofn_specs is _remembered_get_dofn_specs
+        and core.get_function_args_defaults is _remembered_get_function_args_defaults
+    )
+
+
 _S3_SETTINGS = (
     "s3_access_key_id", "s3_secret_access_key", "s3_session_token",
     "s3_endpoint_url", "s3_disable_ssl", "s3_region_name", "s3_api_version",
@@ -114,7 +129,12 @@ def _share_s3_clients() -> None:
 
 
 def install() -> None:
-    """Remember DoFn specs and function arguments; share S3 clients (idempotent)."""
+    """Remember DoFn specs and function arguments; share S3 clients (idempotent).
+
+    Replaces ``apache_beam.transforms.userstate.get_dofn_specs``,
+    ``apache_beam.transforms.core.get_function_args_defaults`` and, with
+    apache-beam[aws], the ``__init__`` of Beam's boto3 client, in this process.
+    """
     userstate.get_dofn_specs = _remembered_get_dofn_specs
     core.get_function_args_defaults = _remembered_get_function_args_defaults
     _share_s3_clients()

@@ -30,11 +30,9 @@ from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import Properties, load_properties
 from crawllib.errors import ConfigError
-from pipelines.runtime import beamspeed, dryrun, gcpauth, runners
+from pipelines.runtime import dryrun, gcpauth, runners
 from pipelines.runtime.arguments import ArgumentParser as ArgumentParser  # re-exported
 from pipelines.runtime.arguments import job_parser as job_parser  # re-exported
-
-beamspeed.install()
 
 _LOG = logging.getLogger(__name__)
 

@@ -11,6 +11,13 @@ crawldb's versions and lock are in ``pipelines.storage.versions`` and
 quotes its literal directory (:mod:`pipelines.storage.paths`), so a directory named
 ``crawl[1]*?`` is read and written as any other. :class:`WriteText` is
 Beam's ``WriteToText`` with its output quoted likewise.
+
+The sources and sinks here are built on Beam's public file IO
+(``FileBasedSource``, ``FileBasedSink``), not on its private Avro and text
+classes, whose constructors change between releases (Beam 2.7x's file sink
+passes its Avro sink a ``triggering_frequency`` that 2.62's lacks). Reading
+inflates by ISA-L for these sources' own files only
+(:mod:`crawllib.avro.blocks`): fastavro stays as the process installed it.
 """
 
 from __future__ import annotations
@@ -22,20 +29,19 @@ from typing import Any, cast
 
 import apache_beam as beam
 import fastavro.write
-from apache_beam.io import iobase
-from apache_beam.io.avroio import ReadFromAvro, _FastAvroSink
-from apache_beam.io.filebasedsink import FileBasedSink
+from apache_beam.coders.coders import ToBytesCoder
+from apache_beam.io import filebasedsource, iobase
+from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.io.textio import _TextSink
 from apache_beam.pvalue import PBegin, PCollection
 
+from crawllib.avro import blocks as avroblocks
 from crawllib.avro import deflate as avrodeflate
 from crawllib.avro import encode as avroencode
 from crawllib.webpage import WebPage, schema
 from pipelines.storage import partfiles, paths
 
 _LOG = logging.getLogger(__name__)
-avrodeflate.install_block_reader()  # every Avro file read here inflates by ISA-L
 
 
 class ReadWebPages(beam.PTransform[PBegin, PCollection[WebPage]]):
@@ -51,7 +57,70 @@ class ReadWebPages(beam.PTransform[PBegin, PCollection[WebPage]]):
 
     def expand(self, begin: PBegin) -> PCollection[WebPage]:
         partfiles.check_parts(self._pattern)
-        return begin | "ReadAvro" >> ReadFromAvro(self._pattern)
+        return begin | "ReadAvro" >> _ReadAvro(self._pattern)
+
+
+class _ReadAvro(beam.PTransform[PBegin, PCollection[Any]]):
+    """Beam's ``ReadFromAvro``, by :class:`AvroSource` (its steps, its labels)."""
+
+    def __init__(self, file_pattern: str) -> None:
+        super().__init__()
+        self._source = AvroSource(file_pattern)
+
+    def expand(self, begin: PBegin) -> PCollection[Any]:
+        return begin.pipeline | "Read" >> iobase.Read(self._source)
+
+
+def read_all_avro() -> filebasedsource.ReadAllFiles:
+    """Beam's ``ReadAllFromAvro()`` by :class:`AvroSource`: files by name.
+
+    Each element is a pattern (quote a literal path with
+    :func:`paths.escape`); each file it matches is read by its name, quoted
+    again (as :func:`paths.reading_by_name` makes Beam's readers do).
+    """
+    return filebasedsource.ReadAllFiles(
+        True, CompressionTypes.AUTO, 64 * 1024 * 1024, 0, _source_by_name
+    )
+
+
+def _source_by_name(path: str) -> AvroSource:
+    return AvroSource(paths.escape(path))
+
+
+class AvroSource(filebasedsource.FileBasedSource):
+    """Beam's fastavro source, its ``deflate`` blocks inflated by ISA-L.
+
+    What ``ReadFromAvro`` reads by (Beam's ``_FastAvroSource``): a bundle
+    of a file starts at the first block after its start offset and claims
+    each block's start; blocks are read by :class:`crawllib.avro.blocks.BlockReader`.
+    """
+
+    def __init__(self, file_pattern: str, validate: bool = True) -> None:
+        super().__init__(file_pattern, min_bundle_size=0, validate=validate)
+
+    def read_records(
+        self, file_name: str, range_tracker: iobase.RangeTracker
+    ) -> Iterator[Any]:
+        next_block_start = -1
+
+        def split_points_unclaimed(stop_position: int) -> Any:
+            if next_block_start >= stop_position:  # no block starts before the stop
+                return 0
+            return iobase.RangeTracker.SPLIT_POINTS_UNKNOWN
+
+        range_tracker.set_split_points_unclaimed_callback(split_points_unclaimed)
+        start_offset = range_tracker.start_position() or 0
+        with self.open_file(file_name) as f:
+            blocks = avroblocks.BlockReader(f)
+            marker = blocks.sync_marker
+            # a bundle that ended just after a sync marker: this one starts there
+            f.seek(max(0, start_offset - len(marker)))
+            avroblocks.skip_past_sync(f, marker)
+            next_block_start = f.tell()
+            while range_tracker.try_claim(next_block_start):
+                block = next(blocks)
+                next_block_start = block.offset + block.size
+                yield from block
 
 
 class WriteWebPages(beam.PTransform[PCollection[WebPage], PCollection[str]]):
@@ -106,8 +175,46 @@ class WriteText(beam.PTransform[PCollection[str], PCollection[str]]):
         return lines | "Write" >> iobase.Write(self._sink)  # WriteToText's label
 
 
-class _LiteralTextSink(paths.LiteralSink, _TextSink):
-    """Beam's text sink (``WriteToText``'s), its output prefix quoted."""
+class _LiteralTextSink(paths.LiteralSink):
+    """Beam's text sink (``WriteToText``'s), its output prefix quoted.
+
+    Each line (and the header and footer, if any) is written UTF-8 encoded
+    and followed by a newline; the file's name says whether it is compressed.
+    """
+
+    def __init__(
+        self,
+        file_path_prefix: str,
+        file_name_suffix: str,
+        shard_name_template: str | None,
+        header: str | None,
+        footer: str | None,
+    ) -> None:
+        super().__init__(
+            file_path_prefix,
+            coder=ToBytesCoder(),
+            file_name_suffix=file_name_suffix,
+            shard_name_template=shard_name_template,
+            mime_type="text/plain",
+            compression_type=CompressionTypes.AUTO,
+        )
+        self._header = header
+        self._footer = footer
+
+    def open(self, temp_path: str) -> Any:
+        handle = super().open(temp_path)
+        if self._header is not None:
+            self.write_encoded_record(handle, ToBytesCoder().encode(self._header))
+        return handle
+
+    def write_encoded_record(self, file_handle: Any, encoded_value: bytes) -> None:
+        file_handle.write(encoded_value)
+        file_handle.write(b"\n")
+
+    def close(self, file_handle: Any) -> None:
+        if self._footer is not None:
+            self.write_encoded_record(file_handle, ToBytesCoder().encode(self._footer))
+        super().close(file_handle)
 
 
 DEFLATE_LEVEL = 1
@@ -116,7 +223,7 @@ SYNC_INTERVAL = 256 * 1024
 """Bytes per Avro block: bigger blocks win back some of level 1's size."""
 
 
-class _DeflateAvroSink(paths.LiteralSink, _FastAvroSink):
+class _DeflateAvroSink(paths.LiteralSink):
     """Beam's fastavro sink (``WriteToAvro``'s) at level 1, by ISA-L if installed.
 
     Records are encoded by :mod:`crawllib.avro.encode` (fastavro's bytes, at
@@ -124,10 +231,40 @@ class _DeflateAvroSink(paths.LiteralSink, _FastAvroSink):
     the ``Writer`` writes the header and frames each block.
     """
 
+    def __init__(
+        self,
+        file_path_prefix: str,
+        schema: dict[str, Any],
+        codec: str,
+        file_name_suffix: str,
+        num_shards: int,
+        shard_name_template: str,
+        mime_type: str,
+    ) -> None:
+        super().__init__(
+            file_path_prefix,
+            coder=None,
+            file_name_suffix=file_name_suffix,
+            num_shards=num_shards,
+            shard_name_template=shard_name_template,
+            mime_type=mime_type,
+            # the codec compresses each block; the file itself is not
+            compression_type=CompressionTypes.UNCOMPRESSED,
+        )
+        self._schema = schema
+        self._codec = codec
+
+    def display_data(self) -> dict[str, Any]:
+        return {
+            **super().display_data(),
+            "codec": self._codec,
+            "schema": str(self._schema),
+        }
+
     def open(self, temp_path: str) -> avroencode.EncodedBlocks:
-        self.file_handle = FileBasedSink.open(self, temp_path)
+        handle = super().open(temp_path)
         writer = fastavro.write.Writer(
-            self.file_handle,
+            handle,
             self._schema,
             self._codec,
             sync_interval=SYNC_INTERVAL,
@@ -147,7 +284,8 @@ class _DeflateAvroSink(paths.LiteralSink, _FastAvroSink):
     def close(self, blocks: avroencode.EncodedBlocks) -> None:
         with _closed_on_failure(cast(Any, blocks.writer).fo):
             blocks.end_block()
-            super().close(blocks.writer)  # fastavro's flush, then the file closed
+            blocks.writer.flush()
+            super().close(cast(Any, blocks.writer).fo)
 
 
 @contextlib.contextmanager

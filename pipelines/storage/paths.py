@@ -151,31 +151,40 @@ class _SourceByName:
 class LiteralSink(FileBasedSink):
     """Beam's file sink, with its output prefix and temporary directory quoted.
 
-    Mix it in first (``class _MySink(LiteralSink, _TextSink)``): Beam's
-    ``FileBasedSink`` matches ``<prefix>*<suffix>`` to delete earlier output
-    and to find what it renames, and deletes its temporary directory by a
-    match; here each pattern quotes the literal part, and the temporary
-    directory is deleted by name.
+    Subclass it as Beam's ``FileBasedSink`` (``open``, ``write_record``,
+    ``close``). Beam's sink matches ``<prefix>*<suffix>`` to delete earlier
+    output and to find what it renames, and deletes its temporary directory
+    by a match; here each pattern quotes the literal part, and the temporary
+    directory is deleted by name. These overrides are of Beam's private
+    methods (there is no public way); tests/pipelines/storage runs them on
+    the oldest and the newest Beam (.ci/run).
     """
 
-    def _get_final_name_glob(self, num_shards: int) -> str:
-        glob = self.shard_name_glob_format % {"num_shards": num_shards}
-        suffix = escape(self.file_name_suffix.get())
-        return escape(self.file_path_prefix.get()) + glob + suffix
+    def _get_final_name_glob(self, num_shards: int, *window: Any) -> str:
+        """Beam's glob of the final names, its literal prefix and suffix quoted.
+
+        ``window``: Beam 2.7x names files per window (a batch job's sinks
+        write one global window, which Beam names as none); 2.62 takes none.
+        """
+        prefix = self.file_path_prefix.get()
+        suffix = self.file_name_suffix.get()
+        glob = super()._get_final_name_glob(num_shards, *window)
+        shards = glob[len(prefix) : len(glob) - len(suffix)]
+        return escape(prefix) + shards + escape(suffix)
 
     def _check_state_for_finalize_write(
-        self, writer_results: list[str], num_shards: int
+        self, writer_results: list[str], num_shards: int, *window: Any
     ) -> tuple[list[str], list[str], list[str], int]:
         """Beam's, but for the temporary directory's pattern, which is quoted."""
         if not writer_results:
             return [], [], [], 0
         temp_dir = FileSystems.split(writer_results[0])[0]
         written = {_name(meta.path) for meta in match(under(temp_dir, "*"))}
-        dst_glob = self._get_final_name_glob(num_shards)
+        dst_glob = self._get_final_name_glob(num_shards, *window)
         installed = {_name(meta.path) for meta in match(dst_glob)}
         src_files, dst_files, delete_files, skipped = [], [], [], 0
         for shard_num, src in enumerate(writer_results):
-            dst = self._get_final_name(shard_num, num_shards)
+            dst = self._get_final_name(shard_num, num_shards, *window)
             if _name(src) not in written:
                 if _name(dst) not in installed:
                     raise BeamIOError(f"src and dst files do not exist: {src}, {dst}")

@@ -15,10 +15,14 @@ why in the commit.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +36,19 @@ from synthweb import SyntheticWeb  # type: ignore[import-not-found]
 GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 SYNTH_PORT = 18931
 DEMO_PORTS = (18932, 18933)
+
+
+@contextlib.contextmanager
+def _ports_held() -> Iterator[None]:
+    """The fixed ports, for one test process at a time on this machine.
+
+    The recorded URLs name them, so they cannot be free ports; CI runs these
+    tests on two Beams at once (scripts/check), and others share the machine.
+    """
+    path = Path(tempfile.gettempdir()) / "beamcrawl-golden-ports.lock"
+    with path.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield
 
 
 def _digest(record: dict[str, Any]) -> str:
@@ -67,6 +84,12 @@ def _check(name: str, crawl_dir: Path) -> None:
 
 def test_demo_crawl_writes_the_recorded_records(tmp_path):
     site = DemoSite(main_host="127.0.3.1", blog_host="127.0.3.2", ports=DEMO_PORTS)
+    with _ports_held():
+        _crawl_demo(site, tmp_path)
+    _check("demo", tmp_path / "crawl")
+
+
+def _crawl_demo(site: DemoSite, tmp_path: Path) -> None:
     site.start()
     try:
         seeds = tmp_path / "seeds.txt"
@@ -76,11 +99,10 @@ def test_demo_crawl_writes_the_recorded_records(tmp_path):
         assert main(["crawl", "--seeds", str(seeds), str(crawl_dir), "3", *flags]) == 0
     finally:
         site.stop()
-    _check("demo", crawl_dir)
 
 
 def test_synthetic_web_crawl_writes_the_recorded_records(tmp_path):
-    with SyntheticWeb(hosts=4, pages=40, port=SYNTH_PORT) as web:
+    with _ports_held(), SyntheticWeb(hosts=4, pages=40, port=SYNTH_PORT) as web:
         seeds = tmp_path / "seeds.txt"
         seeds.write_text("".join(url + "\n" for url in web.seeds))
         crawl_dir = tmp_path / "crawl"

@@ -83,6 +83,7 @@ def test_a_missing_job_server_jar_is_refused_before_anything_starts(
     flags = [
         "--runner=flink",
         f"--flink_master={fake_flink()}",
+        "--flink_version=1.19",  # the fake's; Beam's default differs by release
         f"--flink_job_server_jar={jar}",
     ]
     with pytest.raises(RunnerError, match=r"job-server\.jar: no such file"):
