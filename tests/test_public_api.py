@@ -91,7 +91,8 @@ def _field(field: dataclasses.Field[Any]) -> str:
     if field.default is not dataclasses.MISSING:
         line += f" = {field.default!r}"
     elif field.default_factory is not dataclasses.MISSING:
-        line += f" = {field.default_factory.__name__}()"
+        factory = getattr(field.default_factory, "__name__", "factory")
+        line += f" = {factory}()"
     if not field.init:
         line += "  (not in __init__)"
     return line
@@ -105,8 +106,8 @@ def _members(cls: type) -> list[str]:
         if name.startswith("_") or owner is None or not _ours(owner):
             continue
         raw = vars(owner)[name]
-        if isinstance(raw, property):
-            returns = inspect.signature(raw.fget).return_annotation  # type: ignore[arg-type]
+        if isinstance(raw, property) and raw.fget is not None:
+            returns = inspect.signature(raw.fget).return_annotation
             lines.append(f"    property {name} -> {_annotation(returns)}")
         elif isinstance(raw, classmethod | staticmethod):
             kind = type(raw).__name__
