@@ -55,7 +55,7 @@ def _describe_class(name: str, cls: type) -> list[str]:
     if issubclass(cls, enum.Enum):
         bases = ", ".join(base.__name__ for base in cls.__bases__)
         members = [f"    {m.name} = {m.value!r}" for m in cls]
-        return [f"enum {name}({bases})", *members]
+        return [f"enum {name}({bases})", *members, *_members(cls)]
     if is_typeddict(cls):
         keys = [f"    {k}: {_annotation(t)}" for k, t in cls.__annotations__.items()]
         return [f"typeddict {name}", *keys]
@@ -104,6 +104,8 @@ def _members(cls: type) -> list[str]:
     for name in sorted(dir(cls)):
         owner = next((c for c in cls.__mro__ if name in vars(c)), None)
         if name.startswith("_") or owner is None or not _ours(owner):
+            continue
+        if name in getattr(cls, "__members__", {}):  # an enum's member
             continue
         raw = vars(owner)[name]
         if isinstance(raw, property) and raw.fget is not None:
