@@ -22,6 +22,7 @@ from crawllib import __version__
 from crawllib.errors import CrawlError, DryRunDone, Interrupted
 from crawllib.terminal import printable
 from pipelines.runtime import interrupts, jobstate
+from pipelines.runtime.errorlines import error_line
 from pipelines.storage import failures as storefailures
 
 # Beam and gRPC are imported when a command runs: a parse worker process
@@ -228,28 +229,6 @@ def _interrupted(signal_name: str, code: int) -> int:
     line = jobstate.stopped_line(f"interrupted by {signal_name}")
     print(printable(line), file=sys.stderr)
     return code
-
-
-def error_line(command: str, exc: BaseException) -> str | None:
-    """The one line ``command`` prints for a user error or a failed job.
-
-    None for anything else: a bug keeps its traceback.
-    """
-    if isinstance(exc, CrawlError):
-        return f"beamcrawl: {exc}"
-    store = storefailures.failure(exc)
-    if store is not None:
-        return store.line()
-    if isinstance(exc, RuntimeError):
-        from pipelines.runtime import runners
-
-        reason = runners.failed_job_reason(exc)
-        if reason is not None:
-            return f"beamcrawl: {command}: the job failed: {reason}"
-        staging = runners.staging_failure_reason(exc)
-        if staging is not None:
-            return f"beamcrawl: {command}: Beam could not stage the job: {staging}"
-    return None
 
 
 def dry_run_line(command: str, done: DryRunDone) -> str:

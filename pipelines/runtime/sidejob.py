@@ -21,8 +21,8 @@ import time
 from collections.abc import Iterator
 from typing import IO
 
-from pipelines.cli import error_line
 from pipelines.runtime import interrupts
+from pipelines.runtime.errorlines import error_line
 
 _LOG = logging.getLogger(__name__)
 
