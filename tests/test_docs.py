@@ -19,9 +19,6 @@ TOP = r"(?:beamcrawl|crawllib|pipelines|tests|docs|examples|scripts)"
 PATH = re.compile(rf"(?<![\w./<-]){TOP}/[\w./*-]*")
 MODULE = re.compile(r"(?<![\w./<-])(?:beamcrawl|crawllib|pipelines)(?:\.\w+)+")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-# Landing from other branches at the same time as this doc; drop each entry
-# once its module is on this branch
-PENDING = {"crawllib/urls/linkrules.py", "crawllib/java.py"}
 
 
 def _text(doc):
@@ -63,7 +60,7 @@ def _top_level_names(source):
 
 @pytest.mark.parametrize("doc", DOCS)
 def test_every_path_a_doc_names_exists(doc):
-    missing = [p for p in _paths(_text(doc)) if not _exists(p) and p not in PENDING]
+    missing = [p for p in _paths(_text(doc)) if not _exists(p)]
 
     assert missing == []
 

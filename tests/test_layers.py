@@ -31,10 +31,10 @@ COMMAND_LINE = {"run", "request", "execute", "parser", "main"}
 # and counter names, which STYLE.md puts in the command's module. A debt, not
 # the rule: moving those transforms under pipelines/transforms pays it off.
 TRANSFORM_DEBTS = {
-    ("pipelines.transforms.crawlround", "pipelines.dedup"),
-    ("pipelines.transforms.crawlround", "pipelines.fetch"),
-    ("pipelines.transforms.crawlround", "pipelines.parse"),
-    ("pipelines.transforms.crawlround", "pipelines.updatedb"),
+    ("pipelines.transforms.fetchupdate", "pipelines.dedup"),
+    ("pipelines.transforms.fetchupdate", "pipelines.fetch"),
+    ("pipelines.transforms.fetchupdate", "pipelines.parse"),
+    ("pipelines.transforms.fetchupdate", "pipelines.updatedb"),
     ("pipelines.transforms.library", "pipelines.fetch"),
     ("pipelines.transforms.library", "pipelines.generate"),
     ("pipelines.transforms.library", "pipelines.index"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import enum
+import functools
 import inspect
 import sys
 from pathlib import Path
@@ -108,8 +109,9 @@ def _members(cls: type) -> list[str]:
         if name in getattr(cls, "__members__", {}):  # an enum's member
             continue
         raw = vars(owner)[name]
-        if isinstance(raw, property) and raw.fget is not None:
-            returns = inspect.signature(raw.fget).return_annotation
+        getter = _getter(raw)
+        if getter is not None:
+            returns = inspect.signature(getter).return_annotation
             lines.append(f"    property {name} -> {_annotation(returns)}")
         elif isinstance(raw, classmethod | staticmethod):
             kind = type(raw).__name__
@@ -119,6 +121,15 @@ def _members(cls: type) -> list[str]:
         elif not _is_field(cls, name):
             lines.append(f"    {name} = {raw!r}")
     return lines
+
+
+def _getter(raw: object) -> Any:
+    """The function behind a property or a cached property, else None."""
+    if isinstance(raw, property):
+        return raw.fget
+    if isinstance(raw, functools.cached_property):
+        return raw.func
+    return None
 
 
 def _is_field(cls: type, name: str) -> bool:
