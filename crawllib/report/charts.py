@@ -332,7 +332,7 @@ def depths(figures: CrawlFigures) -> Section:
 def score_bins(
     values: Mapping[float, int], bins: int = SCORE_BINS
 ) -> list[tuple[float, float, int]]:
-    """(low, high, count) of ``bins`` equal bins from the least to the greatest value."""
+    """(low, high, count) of ``bins`` equal bins, least value to greatest."""
     if not values:
         return []
     low, high = min(values), max(values)
