@@ -360,7 +360,7 @@ def scores(figures: CrawlFigures) -> Section:
     )  # fmt: skip
     text = f"Crawldb records by score, in {len(binned)} equal bins."
     if values.nan:
-        text += f" {values.nan} records have no score (NaN) and are not shown."
+        text += f" {values.nan} records have no finite score (NaN) and are not shown."
     if not values.exact:
         text += " Scores were rounded to bound memory: bins are approximate."
     return Section(chart.key, title, text, chart)

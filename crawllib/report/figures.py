@@ -92,34 +92,41 @@ def depth_label(page: WebPage) -> str:
 
 
 class ScoreValues:
-    """Scores and how often each occurs; coarser once ``capacity`` distinct ones."""
+    """Scores and how often each occurs; rounded once ``capacity`` distinct ones.
+
+    While there are at most ``capacity`` distinct scores each is kept as it
+    is. Past that, scores are rounded to a multiple of a step, a
+    ``capacity / 2``-th of their range, doubled as often as needed.
+    """
 
     def __init__(self, capacity: int = 4096) -> None:
-        self._capacity = capacity
-        self._digits = 17  # significant digits kept; 17 is every float exactly
+        self._capacity = max(2, capacity)
+        self._step = 0.0  # 0: exact
         self.counts: collections.Counter[float] = collections.Counter()
         self.nan = 0
+        """Scores left out: NaN or infinite."""
 
     @property
     def exact(self) -> bool:
         """Whether every score is kept as it is (no rounding was needed)."""
-        return self._digits == 17
+        return self._step == 0.0
 
     def add(self, score: float) -> None:
-        """Count one score (NaN apart)."""
-        if math.isnan(score):
+        """Count one score (a NaN or infinite one apart)."""
+        if not math.isfinite(score):
             self.nan += 1
             return
         self.counts[self._round(score)] += 1
-        while len(self.counts) > self._capacity and self._digits > 1:
-            self._digits = min(self._digits, 7) - 1
+        while len(self.counts) > self._capacity:
+            span = max(self.counts) - min(self.counts)
+            self._step = max(self._step * 2, span / (self._capacity // 2))
             coarse: collections.Counter[float] = collections.Counter()
             for value, count in self.counts.items():
                 coarse[self._round(value)] += count
             self.counts = coarse
 
     def _round(self, value: float) -> float:
-        return value if self.exact else float(f"{value:.{self._digits}g}")
+        return value if self.exact else round(value / self._step) * self._step
 
 
 @dataclass(slots=True)
