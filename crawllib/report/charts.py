@@ -8,6 +8,7 @@ or why it is missing. ``docs/report.md`` describes every chart.
 from __future__ import annotations
 
 import collections
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ TOP_HOSTS = 20
 """Hosts shown in each host chart."""
 SCORE_BINS = 20
 """Bins of the score histogram."""
+LOG_RATIO = 100.0
+"""Scores whose greatest is this many times their least get log-scale bins."""
 TIMELINE_POINTS = 60
 """Points of the fetch-rate line, at most."""
 
@@ -38,6 +41,7 @@ STATUS_COLORS = {
     "status_gone": "#e15759",
     "EXCEPTION": "#b07aa1",
     "not fetched": "#d3d3d3",
+    "success": "#59a14f",
 }
 """Fixed colours of the commonest statuses, the same in every chart."""
 
@@ -57,6 +61,7 @@ def sections(figures: CrawlFigures) -> list[Section]:
     return [
         status_by_round(figures),
         fetches_by_segment(figures),
+        parses_by_segment(figures),
         fetch_rate(figures),
         crawldb_growth(figures),
         hosts_by_pages(figures),
@@ -140,6 +145,27 @@ def fetches_by_segment(figures: CrawlFigures) -> Section:
     text = (
         "Each segment's fetch records by protocol status (a followed redirect "
         "is a record of its own); 'not fetched': generated URLs without one."
+    )
+    return Section(chart.key, title, text, chart)
+
+
+def parses_by_segment(figures: CrawlFigures) -> Section:
+    """Each segment's parse records by parse status."""
+    title = "Parse outcomes by round"
+    parsed = [s for s in figures.segments.values() if s.parsed]
+    if not parsed:
+        return Section("parse-by-segment", title, "No segment has parse records.")
+    counters = [s.parsed for s in parsed]
+    names = _ordered(counters)
+    chart = Chart(
+        "parse-by-segment", "bars", title,
+        tuple(_segment_label(figures, s) for s in parsed),
+        _series(names, lambda n, i: counters[i].get(n, 0), len(parsed)),
+        "segment", "parse records",
+    )  # fmt: skip
+    text = (
+        "Each segment's parse records by parse status (major, then minor "
+        "code when not ok): pages that were not fetched are not parsed."
     )
     return Section(chart.key, title, text, chart)
 
@@ -331,25 +357,37 @@ def depths(figures: CrawlFigures) -> Section:
 
 def score_bins(
     values: Mapping[float, int], bins: int = SCORE_BINS
-) -> list[tuple[float, float, int]]:
-    """(low, high, count) of ``bins`` equal bins, least value to greatest."""
+) -> tuple[list[tuple[float, float, int]], bool]:
+    """(low, high, count) of ``bins`` bins from the least to the greatest value.
+
+    The bins are equal on a log scale (the second value: True) when every
+    value is positive and the greatest is at least :data:`LOG_RATIO` times
+    the least, as OPIC scores are (a seed has 1, a page deep down 10^-5);
+    else they are equal in width.
+    """
     if not values:
-        return []
+        return [], False
     low, high = min(values), max(values)
     if high == low:
-        return [(low, high, sum(values.values()))]
-    width = (high - low) / bins
+        return [(low, high, sum(values.values()))], False
+    log = low > 0 and high / low >= LOG_RATIO
+    scale = math.log10 if log else float
+    start, width = scale(low), (scale(high) - scale(low)) / bins
     counts = [0] * bins
     for value, count in values.items():
-        counts[min(int((value - low) / width), bins - 1)] += count
-    return [(low + i * width, low + (i + 1) * width, counts[i]) for i in range(bins)]
+        counts[min(int((scale(value) - start) / width), bins - 1)] += count
+    edges = [start + i * width for i in range(bins + 1)]
+    if log:
+        edges = [10**edge for edge in edges]
+    edges[0], edges[-1] = low, high
+    return [(edges[i], edges[i + 1], counts[i]) for i in range(bins)], log
 
 
 def scores(figures: CrawlFigures) -> Section:
     """A histogram of the crawldb's scores."""
     title = "Score distribution"
     values = figures.crawldb.scores
-    binned = score_bins(values.counts)
+    binned, log = score_bins(values.counts)
     if not binned:
         return Section("score", title, "No crawldb records with a score.")
     chart = Chart(
@@ -358,7 +396,8 @@ def scores(figures: CrawlFigures) -> Section:
         (Series("URLs", tuple(float(count) for _, _, count in binned)),),
         "score", "URLs in the crawldb",
     )  # fmt: skip
-    text = f"Crawldb records by score, in {len(binned)} equal bins."
+    scale = "on a log scale (the scores span decades)" if log else "in width"
+    text = f"Crawldb records by score, in {len(binned)} bins equal {scale}."
     if values.nan:
         text += f" {values.nan} records have no finite score (NaN) and are not shown."
     if not values.exact:

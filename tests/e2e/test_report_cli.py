@@ -135,6 +135,17 @@ def _status_label(code):
     return ProtocolStatus(code).name
 
 
+def _parse_label(status):
+    """Nutch's ParseStatusCodes names: major, then minor unless ok."""
+    if status is None:
+        return "notparsed"
+    major = {0: "notparsed", 1: "success", 2: "failed"}[status["majorCode"]]
+    minors = {100: "redirect", 200: "exception", 202: "truncated", 203: "invalid_format",
+              204: "missing_parts", 205: "missing_content"}  # fmt: skip
+    minor = status["minorCode"]
+    return major if minor == 0 else f"{major}/{minors[minor]}"
+
+
 def _http_code(page):
     head = page["metadata"].get("_response.headers_")
     return head.split(b" ")[1].decode() if head else "none"
@@ -148,6 +159,7 @@ def test_report_of_a_crawl_without_round_records(demo_crawl, tmp_path, browser, 
     fetches = {s.name: _records(s / "fetch") for s in _segments(crawl_dir)}
     generated = {s.name: len(_records(s / "generate")) for s in _segments(crawl_dir)}
     all_fetches = [page for pages_ in fetches.values() for page in pages_]
+    parses = {s.name: _records(s / "parse") for s in _segments(crawl_dir)}
 
     stdout, page = _report(crawl_dir, out, browser, capsys)
 
@@ -167,6 +179,11 @@ def test_report_of_a_crawl_without_round_records(demo_crawl, tmp_path, browser, 
             expected_fetch[("not fetched", name)] = generated[name] - len(records)
     assert _values(charts["fetch-by-segment"]) == expected_fetch
     assert sum(v for _, _, v in charts["fetch-rate"]["values"]) == len(all_fetches)
+    assert _values(charts["parse-by-segment"]) == collections.Counter(
+        (_parse_label(r["parseStatus"]), name)
+        for name, records in parses.items()
+        for r in records
+    )
     hosts = collections.Counter(urlsplit(p["url"]).hostname for p in pages)
     assert charts["hosts-pages"]["totals"] == hosts
     errors = collections.Counter(

@@ -145,19 +145,29 @@ def test_fetch_timeline_widens_its_buckets_and_keeps_the_count():
 
 
 def test_score_bins_cover_the_range_with_every_record():
-    bins = score_bins({0.0: 2, 0.5: 1, 1.0: 3}, bins=4)
+    bins, log = score_bins({0.0: 2, 0.5: 1, 1.0: 3}, bins=4)
 
+    assert not log
     assert [count for _, _, count in bins] == [2, 0, 1, 3]
     assert (bins[0][0], bins[-1][1]) == (0.0, 1.0)
-    assert score_bins({0.25: 7}) == [(0.25, 0.25, 7)]
-    assert score_bins({}) == []
+    assert score_bins({0.25: 7}) == ([(0.25, 0.25, 7)], False)
+    assert score_bins({}) == ([], False)
+
+
+def test_scores_that_span_decades_get_log_bins():
+    bins, log = score_bins({0.0001: 4, 0.001: 2, 0.01: 1, 1.0: 1}, bins=4)
+
+    assert log
+    assert [count for _, _, count in bins] == [4, 2, 1, 1]
+    assert [round(low, 6) for low, _, _ in bins] == [0.0001, 0.001, 0.01, 0.1]
+    assert bins[-1][1] == 1.0
 
 
 def test_an_empty_crawl_has_every_section_and_no_chart():
     found = sections(CrawlFigures())
 
-    assert len(found) == 10
-    assert [s.chart for s in found] == [None] * 10
+    assert len(found) == 11
+    assert [s.chart for s in found] == [None] * 11
     assert all(s.text for s in found)
 
 
