@@ -140,8 +140,14 @@ def _parse_label(status):
     if status is None:
         return "notparsed"
     major = {0: "notparsed", 1: "success", 2: "failed"}[status["majorCode"]]
-    minors = {100: "redirect", 200: "exception", 202: "truncated", 203: "invalid_format",
-              204: "missing_parts", 205: "missing_content"}  # fmt: skip
+    minors = {
+        100: "redirect",
+        200: "exception",
+        202: "truncated",
+        203: "invalid_format",
+        204: "missing_parts",
+        205: "missing_content",
+    }
     minor = status["minorCode"]
     return major if minor == 0 else f"{major}/{minors[minor]}"
 
