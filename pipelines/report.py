@@ -73,14 +73,14 @@ def execute(request: ReportRequest) -> int:
     crawl_dir = request.crawl_dir
     if not fs.dir_exists(crawl_dir):
         raise CrawlError(f"no crawl directory at {crawl_dir}")
+    out = request.html or FileSystems.join(crawl_dir, DEFAULT_NAME)
+    parent = os.path.dirname(os.path.abspath(out))
+    if paths.is_local(out) and not os.path.isdir(parent):
+        raise CrawlError(f"cannot write {out}: no directory {parent}")
     started = time.monotonic()
     figures = gather(crawl_dir)
-    out = request.html or FileSystems.join(crawl_dir, DEFAULT_NAME)
     page = render_page(figures, crawl_dir, int(time.time() * 1000))
-    if paths.is_local(out):
-        _make_parent(out)
-    with FileSystems.create(out) as f:
-        f.write(page.encode("utf-8"))
+    _write(out, page.encode("utf-8"))
     seconds = time.monotonic() - started
     print(f"report: {printable(out)} ({len(page) // 1024} KiB, {seconds:.1f} s)")
     print(", ".join(f"{value} {name}" for name, value in headline(figures)))
@@ -89,10 +89,20 @@ def execute(request: ReportRequest) -> int:
     return 0
 
 
-def _make_parent(path: str) -> None:
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise CrawlError(f"cannot write {path}: no directory {parent}")
+def _write(path: str, data: bytes) -> None:
+    """Write the page whole: locally by a rename, elsewhere by one object."""
+    from apache_beam.io.filesystems import FileSystems
+
+    from pipelines.storage import paths
+
+    if not paths.is_local(path):
+        with FileSystems.create(path) as f:
+            f.write(data)
+        return
+    partial = f"{path}.partial"
+    with open(partial, "wb") as f:
+        f.write(data)
+    os.replace(partial, path)
 
 
 def gather(crawl_dir: str) -> CrawlFigures:

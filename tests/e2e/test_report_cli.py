@@ -290,3 +290,12 @@ def test_report_of_the_python_docs_crawl(pydocs_crawl, tmp_path, browser, capsys
         (status, "127.0.0.5"): count for status, count in stats["status"].items()
     }
     assert len(page["charts"]) >= 8
+
+
+def test_report_into_a_missing_directory_is_one_line(demo_crawl, tmp_path, capsys):
+    out = tmp_path / "no" / "report.html"
+
+    assert main(["report", str(demo_crawl), "--html", str(out)]) == 2
+
+    err = capsys.readouterr().err
+    assert err == f"beamcrawl: cannot write {out}: no directory {out.parent}\n"
