@@ -146,6 +146,11 @@ def _notes(figures: CrawlFigures, segments_dir: str, skipped: list[str]) -> list
     for segment in figures.segments.values():
         if GENERATE in segment.parts and FETCH not in segment.parts:
             notes.append(f"Segment {segment.name} was generated but not fetched.")
+    if figures.hosts.dropped:
+        notes.append(
+            f"The crawl has more hosts than the report holds ({len(figures.hosts)}): "
+            "the host count is an estimate and the host charts' counts may be low."
+        )
     notes += [f"Damaged file left out: {problem}" for problem in skipped]
     return notes
 

@@ -1,8 +1,10 @@
 """The report's charts, each built from :class:`~crawllib.report.figures.CrawlFigures`.
 
-One function per chart; each returns a :class:`Section`: the chart (or none,
-when the crawl directory lacks what it needs) and a sentence on what it shows
-or why it is missing. ``docs/report.md`` describes every chart.
+One function per chart (the host charts are in
+:mod:`~crawllib.report.hostcharts`); each returns a
+:class:`~crawllib.report.section.Section`: the chart (or none, when the crawl
+directory lacks what it needs) and a sentence on what it shows or why it is
+missing. ``docs/report.md`` describes every chart.
 """
 
 from __future__ import annotations
@@ -10,50 +12,29 @@ from __future__ import annotations
 import collections
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 
 from crawllib.report.figures import (
     UNKNOWN_DEPTH,
     CrawlFigures,
     RoundFacts,
     SegmentFigures,
-    is_error,
 )
-from crawllib.report.hosts import HostTally
+from crawllib.report.hostcharts import (
+    host_fetch_status,
+    host_http_codes,
+    hosts_by_errors,
+    hosts_by_pages,
+)
+from crawllib.report.section import Section, ordered, series_of
 from crawllib.report.svg import Chart, Series
-from crawllib.status import ProtocolStatus, protocol_status_label
 
-TOP_HOSTS = 20
-"""Hosts shown in each host chart."""
 SCORE_BINS = 20
 """Bins of the score histogram."""
 LOG_RATIO = 100.0
 """Scores whose greatest is this many times their least get log-scale bins."""
 TIMELINE_POINTS = 60
 """Points of the fetch-rate line, at most."""
-
-STATUS_COLORS = {
-    "SUCCESS": "#59a14f",
-    "status_fetched": "#59a14f",
-    "status_unfetched": "#bab0ac",
-    "NOTFOUND": "#e15759",
-    "status_gone": "#e15759",
-    "EXCEPTION": "#b07aa1",
-    "not fetched": "#d3d3d3",
-    "success": "#59a14f",
-}
-"""Fixed colours of the commonest statuses, the same in every chart."""
-
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    """One chart of the report and what it says (or why it is missing)."""
-
-    key: str
-    title: str
-    text: str
-    chart: Chart | None = None
 
 
 def sections(figures: CrawlFigures) -> list[Section]:
@@ -73,25 +54,6 @@ def sections(figures: CrawlFigures) -> list[Section]:
     ]
 
 
-def _series(
-    names: Sequence[str], value: Callable[[str, int], float], count: int
-) -> tuple[Series, ...]:
-    return tuple(
-        Series(
-            name, tuple(value(name, i) for i in range(count)), STATUS_COLORS.get(name)
-        )
-        for name in names
-    )
-
-
-def _ordered(counters: Sequence[Mapping[str, int]]) -> list[str]:
-    """Every key of ``counters``, largest overall first (ties by name)."""
-    totals: collections.Counter[str] = collections.Counter()
-    for counter in counters:
-        totals.update(counter)
-    return sorted(totals, key=lambda name: (-totals[name], name))
-
-
 def status_by_round(figures: CrawlFigures) -> Section:
     """The crawldb by status after each round; the current crawldb without rounds."""
     title = "URLs by status over the rounds"
@@ -108,10 +70,10 @@ def status_by_round(figures: CrawlFigures) -> Section:
         )
     else:
         return Section("status-by-round", title, "No crawldb and no round records.")
-    names = _ordered(counters)
+    names = ordered(counters)
     chart = Chart(
         "status-by-round", "bars", title, categories,
-        _series(names, lambda n, i: counters[i].get(n, 0), len(categories)),
+        series_of(names, lambda n, i: counters[i].get(n, 0), len(categories)),
         "round", "URLs in the crawldb",
     )  # fmt: skip
     return Section(chart.key, title, text, chart)
@@ -135,11 +97,11 @@ def fetches_by_segment(figures: CrawlFigures) -> Section:
         {**s.fetched, **({"not fetched": u} if u else {})}
         for s, u in zip(fetched, unfetched, strict=True)
     ]
-    names = _ordered(counters)
+    names = ordered(counters)
     chart = Chart(
         "fetch-by-segment", "bars", title,
         tuple(_segment_label(figures, s) for s in fetched),
-        _series(names, lambda n, i: counters[i].get(n, 0), len(fetched)),
+        series_of(names, lambda n, i: counters[i].get(n, 0), len(fetched)),
         "segment", "fetch records",
     )  # fmt: skip
     text = (
@@ -156,11 +118,11 @@ def parses_by_segment(figures: CrawlFigures) -> Section:
     if not parsed:
         return Section("parse-by-segment", title, "No segment has parse records.")
     counters = [s.parsed for s in parsed]
-    names = _ordered(counters)
+    names = ordered(counters)
     chart = Chart(
         "parse-by-segment", "bars", title,
         tuple(_segment_label(figures, s) for s in parsed),
-        _series(names, lambda n, i: counters[i].get(n, 0), len(parsed)),
+        series_of(names, lambda n, i: counters[i].get(n, 0), len(parsed)),
         "segment", "parse records",
     )  # fmt: skip
     text = (
@@ -228,107 +190,6 @@ def crawldb_growth(figures: CrawlFigures) -> Section:
 
 def _size(record: RoundFacts) -> int:
     return sum(record.crawldb.values())
-
-
-def _host_chart(
-    key: str,
-    title: str,
-    ranked: list[tuple[str, HostTally]],
-    counter: Callable[[HostTally], Mapping[str, int]],
-    x_label: str,
-) -> Chart:
-    counters = [counter(tally) for _, tally in ranked]
-    names = _ordered(counters)
-    return Chart(
-        key, "hbars", title, tuple(host for host, _ in ranked),
-        _series(names, lambda n, i: counters[i].get(n, 0), len(ranked)),
-        x_label,
-    )  # fmt: skip
-
-
-def _host_note(figures: CrawlFigures) -> str:
-    dropped = figures.hosts.dropped
-    if not dropped:
-        return ""
-    return (
-        f" The crawl has more hosts than the report keeps: {dropped} with few "
-        "pages were let go along the way, so these counts may be low."
-    )
-
-
-def hosts_by_pages(figures: CrawlFigures) -> Section:
-    """The hosts with the most crawldb records, by status."""
-    title = f"The {TOP_HOSTS} hosts with the most pages"
-    ranked = figures.hosts.top(TOP_HOSTS, lambda t: t.pages)
-    if not ranked:
-        return Section("hosts-pages", title, "No crawldb records.")
-    chart = _host_chart(
-        "hosts-pages", title, ranked, lambda t: t.pages_by_status, "URLs in the crawldb"
-    )
-    text = "Crawldb records per host, by status." + _host_note(figures)
-    return Section(chart.key, title, text, chart)
-
-
-def hosts_by_errors(figures: CrawlFigures) -> Section:
-    """The hosts with the most failed fetches, by protocol status."""
-    title = f"The {TOP_HOSTS} hosts with the most errors"
-    ranked = figures.hosts.top(TOP_HOSTS, lambda t: t.errors)
-    if not ranked:
-        return Section("hosts-errors", title, "No fetch failed: no host had an error.")
-
-    def errors(tally: HostTally) -> dict[str, int]:
-        return {
-            name: count
-            for name, count in tally.fetch_statuses.items()
-            if is_error(_code(name))
-        }
-
-    chart = _host_chart("hosts-errors", title, ranked, errors, "failed fetches")
-    text = (
-        "Fetches that brought neither a page, a redirect nor 'not modified', "
-        "per host, by protocol status." + _host_note(figures)
-    )
-    return Section(chart.key, title, text, chart)
-
-
-def _code(label: str) -> int:
-    try:
-        return int(ProtocolStatus[label])
-    except KeyError:
-        return 0
-
-
-def host_fetch_status(figures: CrawlFigures) -> Section:
-    """Fetch records by protocol status for the most fetched hosts."""
-    title = "Fetch status by host"
-    ranked = figures.hosts.top(TOP_HOSTS, lambda t: t.fetches)
-    if not ranked:
-        return Section("host-fetch-status", title, "No fetch records.")
-    chart = _host_chart(
-        "host-fetch-status", title, ranked, lambda t: t.fetch_statuses, "fetch records"
-    )
-    text = (
-        f"The {TOP_HOSTS} most fetched hosts: their fetch records (all rounds) by "
-        f"protocol status ({protocol_status_label(1)} is a page)." + _host_note(figures)
-    )
-    return Section(chart.key, title, text, chart)
-
-
-def host_http_codes(figures: CrawlFigures) -> Section:
-    """Fetch records by HTTP status code for the most fetched hosts."""
-    title = "HTTP status code by host"
-    ranked = figures.hosts.top(TOP_HOSTS, lambda t: t.fetches)
-    if not ranked:
-        return Section("host-http-codes", title, "No fetch records.")
-    chart = _host_chart(
-        "host-http-codes", title, ranked, lambda t: t.http_codes, "fetch records"
-    )
-    text = (
-        "The same hosts' fetch records by the HTTP code of the response "
-        "('none': no HTTP response, as for a refused connection or a robots.txt "
-        "denial; 'not stored': store.http.headers was off)." + _host_note(figures)
-    )
-    return Section(chart.key, title, text, chart)
 
 
 def depths(figures: CrawlFigures) -> Section:

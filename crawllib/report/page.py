@@ -12,8 +12,9 @@ import time
 from html import escape
 
 from crawllib.report import svg
-from crawllib.report.charts import Section, sections
+from crawllib.report.charts import sections
 from crawllib.report.figures import CrawlFigures
+from crawllib.report.section import Section
 
 _CSS = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 760px;
