@@ -20,9 +20,9 @@ class _Tags(HTMLParser):
         self.text.append(data)
 
 
-def _figures():
+def _figures(host=HOSTILE_HOST):
     figures = CrawlFigures(has_crawldb=True)
-    url = f"http://{HOSTILE_HOST}/"
+    url = f"http://{host}/"
     figures.add_crawldb_page(new_page(url, status=2, markers={"dist": "0"}))
     status = {"code": 16, "args": [], "lastModified": 0}
     figures.add_segment_page("s1", FETCH, new_page(url, protocolStatus=status))
@@ -42,7 +42,7 @@ def test_a_host_that_spells_markup_is_shown_as_text():
 
 
 def test_the_page_refers_to_nothing_outside_it():
-    page = render_page(_figures(), "/crawl", 0)
+    page = render_page(_figures("a.example"), "/crawl", 0)
     parsed = _Tags()
     parsed.feed(page)
 
