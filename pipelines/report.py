@@ -83,7 +83,7 @@ def execute(request: ReportRequest) -> int:
     _write(out, page.encode("utf-8"))
     seconds = time.monotonic() - started
     print(f"report: {printable(out)} ({len(page) // 1024} KiB, {seconds:.1f} s)")
-    print(", ".join(f"{value} {name}" for name, value in headline(figures)))
+    print(", ".join(f"{name}: {value}" for name, value in headline(figures)))
     for note in figures.notes:
         print(f"not shown: {printable(note)}")
     return 0

@@ -170,7 +170,7 @@ def test_report_of_a_crawl_without_round_records(demo_crawl, tmp_path, browser, 
     stdout, page = _report(crawl_dir, out, browser, capsys)
 
     assert f"report: {out}" in stdout
-    assert f"{stats['total']} URLs in the crawldb" in stdout
+    assert f"URLs in the crawldb: {stats['total']}, " in stdout
     charts = page["charts"]
     assert _values(charts["status-by-round"]) == {
         (status, "now"): count for status, count in stats["status"].items()
