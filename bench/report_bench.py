@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -71,13 +70,29 @@ def _make(work: str, records: int, hosts: int, fetched: int) -> list[str]:
     return files
 
 
+_REPORT = """
+import resource, sys
+from pipelines.cli import main
+code = main(["report", sys.argv[1]])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+sys.exit(code)
+"""
+
+
 def _time_report(work: str) -> tuple[float, float]:
-    command = [sys.executable, "-m", "pipelines.cli", "report", work]
+    """Seconds and peak RSS (MiB) of ``beamcrawl report``, as its process saw it.
+
+    The child reports its own peak: one measured from here (RUSAGE_CHILDREN)
+    can include this process's pages, copied into the child at fork.
+    """
+    command = [sys.executable, "-c", _REPORT, work]
     started = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run(
+        command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     elapsed = time.perf_counter() - started
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return elapsed, peak_mb
+    peak_kb = int(done.stderr.decode().strip().splitlines()[-1])
+    return elapsed, peak_kb / 1024
 
 
 def _time_fastavro(files: list[str]) -> float:

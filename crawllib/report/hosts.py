@@ -10,9 +10,10 @@ crawl the host figures are lower bounds and the report says so.
 from __future__ import annotations
 
 import collections
+import heapq
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 DEFAULT_CAPACITY = 20_000
 """Hosts a :class:`HostTable` holds before it drops the lowest ranked half."""
@@ -40,12 +41,16 @@ class HostTally:
     """Fetches by HTTP response code (``none``: no response)."""
 
 
+_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^/?#:]*)")
+
+
 def host_of(url: str) -> str:
-    """The URL's host name in lower case; ``(no host)`` for a URL without one."""
-    try:
-        host = urlsplit(url).hostname
-    except ValueError:
-        host = None
+    """The URL's host name in lower case (``urlsplit(url).hostname``, faster).
+
+    ``(no host)`` for a URL without one (``file:///``, ``mailto:``).
+    """
+    match = _HOST.match(url)
+    host = match.group(1).strip("[]").lower() if match else ""
     return host or "(no host)"
 
 
@@ -84,8 +89,17 @@ class HostTable:
 
     def _shrink(self) -> None:
         keep = self._capacity // 4
-        kept = {host for host, _ in self.top(keep, lambda t: t.pages + t.fetches)}
-        kept.update(host for host, _ in self.top(keep, lambda t: t.errors))
+        items = self._tallies.items()
+        kept = {h for h, _ in heapq.nlargest(keep, items, key=_pages_and_fetches)}
+        kept.update(h for h, _ in heapq.nlargest(keep, items, key=_errors))
         before = len(self._tallies)
         self._tallies = {h: t for h, t in self._tallies.items() if h in kept}
         self.dropped += before - len(self._tallies)
+
+
+def _pages_and_fetches(item: tuple[str, HostTally]) -> int:
+    return item[1].pages + item[1].fetches
+
+
+def _errors(item: tuple[str, HostTally]) -> int:
+    return item[1].errors

@@ -1,5 +1,6 @@
 import math
 import struct
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -104,9 +105,26 @@ def test_parse_and_depth_labels():
     assert depth_label(_db_page("http://a/", dist="x")) == "unknown"
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://Example.COM/a",
+        "https://user:pw@host.example:8080/x?y#z",
+        "http://host.example?q",
+        "http://host.example#f",
+        "http://[::1]:8080/",
+        "http://127.0.0.5:41234/index.html",
+        "ftp://a.b",
+        "http://<img src=x>/",
+    ],
+)
+def test_host_of_is_urlsplits_hostname(url):
+    assert host_of(url) == urlsplit(url).hostname
+
+
 def test_host_of_a_url_without_a_host():
     assert host_of("file:///etc/passwd") == "(no host)"
-    assert host_of("http://[::1/") == "(no host)"  # urlsplit refuses it
+    assert host_of("mailto:a@b.example") == "(no host)"
 
 
 def test_a_full_host_table_keeps_the_biggest_and_counts_what_it_let_go():
