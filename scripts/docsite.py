@@ -56,7 +56,7 @@ def on_config(config: MkDocsConfig, **_: Any) -> MkDocsConfig:
 
 
 def github_anchor(heading: str, separator: str) -> str:
-    """The anchor GitHub makes of a heading: ``Where to put ...`` -> ``where-to-put-``."""
+    """The anchor GitHub gives a heading: ``Where to put ...``, ``where-to-put-``."""
     return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", separator)
 
 
@@ -97,12 +97,13 @@ def _site_link(match: re.Match[str], repo_path: str, site_path: str) -> str:
     path, _, anchor = target.partition("#")
     resolved = posixpath.normpath(posixpath.join(posixpath.dirname(repo_path), path))
     if resolved.startswith("..") or not (ROOT / resolved).exists():
-        _LOG.warning("%s links to %s, which is not in the repository", repo_path, target)
+        _LOG.warning(
+            "%s links to %s, which is not in the repository", repo_path, target
+        )
         return match.group(0)
     page = _page_of(resolved)
     if page is None:
-        shown = text if text.startswith("`") else f"{text} (`{resolved}`)"
-        return shown
+        return text if text.startswith("`") else f"{text} (`{resolved}`)"
     relative = posixpath.relpath(page, posixpath.dirname(site_path) or ".")
     return f"[{text}]({relative}{'#' + anchor if anchor else ''})"
 
