@@ -15,7 +15,9 @@ site:
 - a link to nothing, or out of the repository, is a warning, which
   ``mkdocs build --strict`` turns into a failed build.
 
-Links in fenced code blocks and web addresses are left as they are.
+Links in fenced code blocks and web addresses are left as they are. A
+nested list item indented by two or three spaces, as GitHub reads it, is
+indented by four, as Python-Markdown needs it.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ SITE_PAGES: dict[str, str] = {  # repository file -> its page on the site
 _LOG = logging.getLogger("mkdocs.plugins.beamcrawl")
 _LINK = re.compile(r"(?<!!)\[((?:[^\]\[]|\[[^\]]*\])*)\]\(([^)\s]+)\)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_NESTED_ITEM = re.compile(r"^( {2,})(?=(?:[-*+]|\d+\.) )")
 _SOURCES: dict[str, str] = {}  # site page -> repository file
 
 
@@ -76,8 +79,17 @@ def on_page_markdown(markdown: str, page: Page, **_: Any) -> str:
     return rewrite_links(markdown, repo_path, site_path)
 
 
+def _nest(line: str) -> str:
+    """Indent a nested list item by a multiple of four spaces."""
+    return _NESTED_ITEM.sub(lambda m: " " * (-(-len(m.group(1)) // 4) * 4), line)
+
+
 def rewrite_links(markdown: str, repo_path: str, site_path: str) -> str:
-    """Return ``markdown`` (the file at ``repo_path``) as the page ``site_path``."""
+    """Return ``markdown`` (the file at ``repo_path``) as the page ``site_path``.
+
+    Outside fenced code blocks, links are rewritten and nested list items
+    indented for Python-Markdown.
+    """
     lines = markdown.split("\n")
     in_fence = False
     for number, line in enumerate(lines):
@@ -85,7 +97,7 @@ def rewrite_links(markdown: str, repo_path: str, site_path: str) -> str:
             in_fence = not in_fence
         elif not in_fence:
             lines[number] = _LINK.sub(
-                lambda match: _site_link(match, repo_path, site_path), line
+                lambda match: _site_link(match, repo_path, site_path), _nest(line)
             )
     return "\n".join(lines)
 

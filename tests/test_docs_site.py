@@ -126,6 +126,14 @@ def test_a_link_in_a_code_block_is_left_alone():
     assert _docsite().rewrite_links(text, "docs/x.md", "x.md") == text
 
 
+def test_nested_list_items_are_indented_for_python_markdown():
+    text = "- a\n  - b\n   1. c\n  text\n```\n  - code\n```\n"
+
+    assert _docsite().rewrite_links(text, "docs/x.md", "x.md") == (
+        "- a\n    - b\n    1. c\n  text\n```\n  - code\n```\n"
+    )
+
+
 def test_headings_get_the_anchors_github_gives_them():
     anchor = _docsite().github_anchor
 
