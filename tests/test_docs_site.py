@@ -94,6 +94,7 @@ def test_a_broken_link_fails_the_build(tmp_path):
         f"INHERIT: {ROOT / 'mkdocs.yml'}\n"
         f"docs_dir: {docs}\n"
         f"hooks:\n  - {ROOT / 'scripts' / 'docsite.py'}\n"
+        "watch: []\n"
     )
 
     built = _build(config, tmp_path / "site")
