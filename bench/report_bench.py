@@ -71,10 +71,11 @@ def _make(work: str, records: int, hosts: int, fetched: int) -> list[str]:
 
 
 _REPORT = """
-import resource, sys
+import sys
 from pipelines.cli import main
 code = main(["report", sys.argv[1]])
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+status = open("/proc/self/status").read().split("VmHWM:")[1].split()[0]
+print(status, file=sys.stderr)
 sys.exit(code)
 """
 
@@ -82,8 +83,9 @@ sys.exit(code)
 def _time_report(work: str) -> tuple[float, float]:
     """Seconds and peak RSS (MiB) of ``beamcrawl report``, as its process saw it.
 
-    The child reports its own peak: one measured from here (RUSAGE_CHILDREN)
-    can include this process's pages, copied into the child at fork.
+    The child reports its own peak (VmHWM, Linux): ``ru_maxrss``, from here
+    or in the child, counts this process's memory too, which the child
+    shares until it runs the new program.
     """
     command = [sys.executable, "-c", _REPORT, work]
     started = time.perf_counter()
