@@ -20,7 +20,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 import fastavro
 
@@ -28,24 +29,24 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from synthetic import crawldb_pages
 
-from crawllib.webpage import new_page, schema
+from crawllib.webpage import WebPage, new_page, schema
 
 NOW_MS = 1_700_000_000_000
 
 
-def _write(path: str, records: Iterator[dict]) -> None:
+def _write(path: str, records: Iterable[Mapping[str, Any]]) -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as handle:
         fastavro.writer(handle, fastavro.parse_schema(schema()), records, "deflate")
 
 
-def _fetched(urls: list[str], parsed: bool) -> Iterator[dict]:
+def _fetched(urls: list[str], parsed: bool) -> Iterator[WebPage]:
     for n, url in enumerate(urls):
         code, http = (14, b"404") if n % 10 == 0 else (1, b"200")
         metadata = {"_response.headers_": b"HTTP/1.1 " + http + b" X\r\n\r\n"}
         if n % 20 == 1:
             code, metadata = 16, {}
-        fields: dict = {
+        fields: dict[str, Any] = {
             "fetchTime": NOW_MS + n * 10,
             "protocolStatus": {"code": code, "args": [], "lastModified": 0},
             "metadata": metadata,
@@ -60,7 +61,7 @@ def _fetched(urls: list[str], parsed: bool) -> Iterator[dict]:
 def _make(work: str, records: int, hosts: int, fetched: int) -> list[str]:
     pages = list(crawldb_pages(records, hosts=hosts, now_ms=NOW_MS))
     files = [os.path.join(work, "crawldb", "current", "part-00000-of-00001.avro")]
-    _write(files[0], iter(pages))
+    _write(files[0], pages)
     urls = [p["url"] for p in pages[:fetched]]
     for part in ("fetch", "parse"):
         files.append(
