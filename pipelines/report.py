@@ -12,17 +12,20 @@ charts its crawldb and segments allow, and the page says what is missing.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from crawllib.errors import CrawlError
 from crawllib.report.figures import FETCH, GENERATE, PARSE, CrawlFigures
 from crawllib.terminal import printable
 from pipelines.runtime.arguments import ArgumentParser, job_parser
+
+if TYPE_CHECKING:
+    from pipelines.runtime.options import Job, JobArgs
 
 DEFAULT_NAME = "report.html"
 """The report's file name in the crawl directory when ``--html`` is not given."""
@@ -52,24 +55,31 @@ def parser() -> ArgumentParser:
     return parser
 
 
-def request(args: argparse.Namespace) -> ReportRequest:
+def request(cli: JobArgs) -> ReportRequest:
     """The request a parsed ``beamcrawl report`` command line makes."""
-    return ReportRequest(args.crawl_dir, args.html)
+    return ReportRequest(cli.args.crawl_dir, cli.args.html)
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    """Run ``report``: write the page, print where it is and the headline."""
-    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
-    return execute(request(args))
+    """Run ``report``: write the page, print where it is and the headline.
+
+    Beam's flags (``--s3_endpoint_url`` ...) configure the filesystems, as
+    for every command; no pipeline runs.
+    """
+    from pipelines.runtime.options import parse_job_args
+
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    return execute(request(cli), cli)
 
 
-def execute(request: ReportRequest) -> int:
+def execute(request: ReportRequest, job: Job) -> int:
     """Read the crawl directory, write the report; the exit code (0)."""
     from apache_beam.io.filesystems import FileSystems
 
     from crawllib.report.page import headline, render_page
     from pipelines.storage import fs, paths
 
+    job.pipeline_options()  # the filesystems' settings (endpoints, keys)
     crawl_dir = request.crawl_dir
     if not fs.dir_exists(crawl_dir):
         raise CrawlError(f"no crawl directory at {crawl_dir}")

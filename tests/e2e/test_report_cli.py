@@ -22,6 +22,7 @@ from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES, DemoSite
 from pipelines.storage.rounds import RoundRecord, write_round
 from tests.browser import Browser
+from tests.objectstores import run_beamcrawl, store_in_use
 
 FLAGS = [f"-D{p}" for p in DEMO_PROPERTIES] + ["-Dfetcher.server.delay=0"]
 NOT_ERRORS = {"SUCCESS", "MOVED", "TEMP_MOVED", "NOTMODIFIED"}
@@ -270,6 +271,39 @@ def test_report_leaves_out_a_damaged_file_and_says_so(demo_crawl, tmp_path, caps
     assert f"report: {crawl_dir / 'report.html'}" in out
     assert f"not shown: Damaged file left out: {damaged}" in out
     assert str(damaged) in (crawl_dir / "report.html").read_text()
+
+
+def _upload(crawl_dir, root):
+    """Every file of ``crawl_dir`` under ``root``, the local version links apart."""
+    from apache_beam.io.filesystems import FileSystems
+
+    for path in sorted(crawl_dir.rglob("*")):
+        linked = any(p.is_symlink() for p in (path, *path.parents))
+        if path.is_file() and not linked:
+            rel = path.relative_to(crawl_dir).as_posix()
+            with FileSystems.create(f"{root}/{rel}") as out:
+                out.write(path.read_bytes())
+
+
+@pytest.mark.parametrize("scheme", ["s3", "gs"])
+def test_report_of_a_crawl_on_an_object_store(
+    demo_crawl, tmp_path, scheme, request, monkeypatch, capsys
+):
+    from apache_beam.io.filesystems import FileSystems
+
+    local = _copy(demo_crawl, tmp_path)
+    assert main(["report", str(local), "--html", str(tmp_path / "local.html")]) == 0
+    local_lines = capsys.readouterr().out.splitlines()
+    store = store_in_use(request, monkeypatch, scheme)
+    root = store.url("crawl")
+    _upload(local, root)
+
+    done = run_beamcrawl(store, "report", root)
+
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"report: {root}/report.html (")
+    assert lines[1:] == local_lines[1:]  # the same headline and notes
+    assert FileSystems.exists(f"{root}/report.html")
 
 
 def test_report_of_no_crawl_directory_is_one_line(tmp_path, capsys):
