@@ -51,6 +51,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "warc": ("pipelines.warc", "write segments' fetches as WARC/1.1 files"),
     "index": ("pipelines.index", "index parsed pages (tantivy, Solr or Elasticsearch)"),
     "search": ("pipelines.search", "search a tantivy index built by index"),
+    "conf": ("pipelines.conf", "print the configuration, or one property in full"),
 }
 
 _NOISE = (

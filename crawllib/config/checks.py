@@ -59,16 +59,16 @@ def check_given(props: Properties) -> list[str]:
             link policy that had to be loaded to find declarations is bad.
     """
     given = props.given()
-    for name in given:
-        prop = registry.lookup(name)
-        if prop is not None:
-            prop.kind.parse(name, props[name].strip())
     unknown = _undeclared(props, [n for n in given if registry.lookup(n) is None])
     if unknown and props.is_set(_LINK_POLICY_PROPERTY):
         _load_link_policy(props)  # its module may declare what it reads
         unknown = _undeclared(props, unknown)
     for name in unknown:
         _warn_unknown(unknown_line(name))
+    for name in given:
+        prop = registry.lookup(name)
+        if prop is not None:
+            props.parse(name, prop.kind)
     return unknown
 
 

@@ -103,6 +103,10 @@ class Properties(Mapping[str, str]):
         """Whether a site file or ``-D`` set ``name`` (not just its default)."""
         return name in self._origin
 
+    def raw(self, name: str) -> str:
+        """The value as set, ``${...}`` references not expanded."""
+        return self._values[name]
+
     def given(self) -> list[str]:
         """The names set on top of the defaults, in name order."""
         return sorted(self._origin)

@@ -198,7 +198,7 @@ AGENT_AND_HTTP = (
         "",
         TextList(label="list of addresses or CIDR ranges"),
         "Addresses never reached, whatever the URL's zone (the address policy; "
-        'see the README\'s "Crawling safely").',
+        'see "Crawling safely" in the docs).',
         own=True,
     ),
     Property(

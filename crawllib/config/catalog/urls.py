@@ -52,7 +52,7 @@ PLUGINS = (
         "file: URLs only with `protocol-file`, and indexes anchors and the "
         "OPIC boost with `index-anchor` and `scoring-opic`; other plugins are "
         "built in or do not apply. Selecting a URL plugin beamcrawl does not "
-        'have stops the job (the README\'s "Configuration").',
+        'have stops the job (see "Configuration" in the docs).',
     ),
     Property(
         "plugin.excludes",
