@@ -40,8 +40,10 @@ def test_conf_lists_every_property_with_its_value_and_origin(tmp_path):
 
 
 def test_conf_given_shows_what_was_set_and_what_beamcrawl_does_not_read():
-    done = _conf("--given", "-D", "http.agent.name=bot", "-D", "properties.declared=my.*",
-                 "-D", "my.own=1")  # fmt: skip
+    done = _conf(
+        "--given", "-D", "http.agent.name=bot",
+        "-D", "properties.declared=my.*", "-D", "my.own=1",
+    )  # fmt: skip
     assert done.returncode == 0
     assert done.stdout.splitlines() == [
         "# Agent, HTTP and file: URLs",

@@ -1,4 +1,4 @@
-"""The command line's check of given properties: unknown names, declarations, origins."""
+"""The check of given properties: unknown names, declarations, origins."""
 
 from __future__ import annotations
 

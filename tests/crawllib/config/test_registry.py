@@ -81,15 +81,18 @@ class _Recording(Properties):
         return _Recording(dict(self), values, log=self.log)
 
 
-def _config_classes() -> list[type]:
+def _config_classes() -> list[Any]:
     """Every class in ``crawllib.config`` with a ``from_properties``."""
-    found: dict[str, type] = {}
+    found: dict[str, Any] = {}
     for info in pkgutil.iter_modules(crawllib.config.__path__, "crawllib.config."):
         module = importlib.import_module(info.name)
         for value in vars(module).values():
-            if isinstance(value, type) and hasattr(value, "from_properties"):
-                if value.__module__.startswith("crawllib.config"):
-                    found[f"{value.__module__}.{value.__qualname__}"] = value
+            if (
+                isinstance(value, type)
+                and hasattr(value, "from_properties")
+                and value.__module__.startswith("crawllib.config")
+            ):
+                found[f"{value.__module__}.{value.__qualname__}"] = value
     return list(found.values())
 
 
@@ -176,19 +179,18 @@ def _literal_names(path: Path) -> list[tuple[str, str]]:
                 places.add(id(node.args[0]))
         elif isinstance(node, ast.Dict):
             places |= {id(key) for key in node.keys if key is not None}
-        elif isinstance(node, ast.Assign):
-            if any(
-                isinstance(t, ast.Name) and t.id.endswith("_PROPERTY")
-                for t in node.targets
-            ):
-                places.add(id(node.value))
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id.endswith("_PROPERTY") for t in node.targets
+        ):
+            places.add(id(node.value))
     skip = _docstrings(tree)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
             skip |= {id(value) for value in node.values}
             text = "".join(
-                v.value if isinstance(v, ast.Constant) else "{}" for v in node.values
+                str(v.value) if isinstance(v, ast.Constant) else "{}"
+                for v in node.values
             )
             if (
                 _NAME.fullmatch(text.replace("{}", "x"))
@@ -237,7 +239,7 @@ def test_every_default_is_a_value_of_its_kind():
 def test_nutch_defaults_are_the_registry_s():
     from crawllib.config.defaults import NUTCH_DEFAULTS
 
-    assert NUTCH_DEFAULTS == dict(registry.DEFAULTS)
+    assert dict(registry.DEFAULTS) == NUTCH_DEFAULTS
     assert Properties()["fetcher.server.delay"] == "5.0"
 
 
@@ -284,7 +286,7 @@ def test_beamcrawl_the_check_and_the_builders_refuse_a_bad_value_alike(name):
 
 
 def test_the_check_reads_the_value_expanded():
-    with pytest.raises(ConfigError, match="fetcher.min.crawl.delay='x'"):
+    with pytest.raises(ConfigError, match=r"fetcher\.min\.crawl\.delay='x'"):
         load_properties(defines=["fetcher.min.crawl.delay=${y}", "y=x"], check=True)
 
 
