@@ -121,7 +121,7 @@ def _described(props: Properties, prop: Property) -> list[str]:
     else:
         lines.append("  Nutch:    the same default")
     if prop.why:
-        lines += _wrapped("  why:      ", prop.why)
+        lines += _wrapped("  why:      ", prop.why.replace("`", ""))
     if not prop.used:
         lines.append("  effect:   none in beamcrawl (accepted for Nutch's sake)")
     lines.append("")

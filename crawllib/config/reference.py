@@ -46,9 +46,10 @@ property's value.
   in Python, for instance at the top of your link policy's module (the check
   loads the policy that `parse.link.policy` names before it warns).
 
-"Nutch" in a row gives Nutch's default where it differs from beamcrawl's;
-*beamcrawl's own* marks a property Nutch does not have, and *no effect* a
-Nutch property that beamcrawl accepts but does not read.
+The "Nutch" column gives Nutch's default where it differs from beamcrawl's
+(the row then says why), "same" where it does not, and *not in Nutch* for
+beamcrawl's own properties. *No effect* marks a Nutch property that
+beamcrawl accepts but does not read: setting it changes nothing.
 """
 
 
@@ -75,8 +76,8 @@ def _area(title: str, properties: tuple[Property, ...]) -> str:
     rows = [
         f"## {title}",
         "",
-        "| property | default | type | what it does |",
-        "|---|---|---|---|",
+        "| property | default | type | Nutch | what it does |",
+        "|---|---|---|---|---|",
     ]
     rows += [_row(prop) for prop in properties]
     return "\n".join(rows) + "\n"
@@ -84,19 +85,23 @@ def _area(title: str, properties: tuple[Property, ...]) -> str:
 
 def _row(prop: Property) -> str:
     default = f"`{prop.default}`" if prop.default else "(empty)"
-    cells = [f"`{prop.name}`", default, prop.type_name, _what(prop)]
+    cells = [f"`{prop.name}`", default, prop.type_name, _nutch(prop), _what(prop)]
     return "| " + " | ".join(_cell(cell) for cell in cells) + " |"
+
+
+def _nutch(prop: Property) -> str:
+    """Nutch's default where it differs, else "same" or *not in Nutch*."""
+    if prop.own:
+        return "*not in Nutch*"
+    if prop.nutch_default is None:
+        return "same"
+    return f"`{prop.nutch_default}`" if prop.nutch_default else "(empty)"
 
 
 def _what(prop: Property) -> str:
     text = prop.description
-    if prop.own:
-        text += " *beamcrawl's own.*"
-    elif prop.nutch_default is not None:
-        nutch = f"`{prop.nutch_default}`" if prop.nutch_default else "(empty)"
-        text += f" **Nutch: {nutch}**"
     if prop.why:
-        text += f"; why: {prop.why}." if not prop.own else f" Why: {prop.why}."
+        text += f" Why beamcrawl differs: {prop.why}."
     if not prop.used:
         text += " *No effect.*"
     return text
