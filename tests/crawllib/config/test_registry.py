@@ -67,6 +67,12 @@ class _Recording(Properties):
 
     def __getitem__(self, name: str) -> str:
         self.log.append((name, None))
+        try:
+            self.raw(name)
+        except KeyError:
+            raise AssertionError(
+                f"property {name} is read but not registered"
+            ) from None
         return super().__getitem__(name)
 
     def parse(self, name: str, kind: Kind[Any]) -> Any:
@@ -78,7 +84,8 @@ class _Recording(Properties):
         return super().is_set(name)
 
     def with_values(self, values: Mapping[str, str], origin: str = "set") -> Properties:
-        return _Recording(dict(self), values, log=self.log)
+        unread = {name: self.raw(name) for name in self}  # raw: not recorded
+        return _Recording(unread, values, log=self.log)
 
 
 def _config_classes() -> list[Any]:
