@@ -94,7 +94,8 @@ CRAWLDB = (
         "db.update.max.inlinks",
         "10000",
         INTEGER,
-        "Inlinks updatedb considers per URL (for scores and the inlinks kept).",
+        "Inlinks updatedb keeps in a URL's record, those passing the highest "
+        "scores first (every inlink still adds to the score).",
     ),
     Property(
         "db.update.purge.404",

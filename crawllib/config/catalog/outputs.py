@@ -61,13 +61,14 @@ INDEX = (
         "indexer.skip.notmodified",
         "false",
         BOOLEAN,
-        "Leave out pages that were not modified since their last fetch.",
+        "Leave out pages whose crawldb status is not-modified.",
     ),
     Property(
         "indexer.delete",
         "false",
         BOOLEAN,
-        "Delete gone and redirected pages from the index (`--deleteGone`).",
+        "Delete gone, redirected and duplicate pages from the index "
+        "(`--deleteGone`); otherwise they are only left out.",
     ),
     Property(
         "indexer.delete.robots.noindex",
