@@ -1,10 +1,11 @@
-"""The developer docs name only code that exists: they cannot rot silently.
+"""The docs name only code that exists: they cannot rot silently.
 
 Every repository path (``crawllib/urls/cleaner.py``, ``pipelines/storage/``,
 ``tests/e2e/test_flink*.py``) and every dotted module name
-(``pipelines.runtime.dryrun``, ``crawllib.terminal.printable``) in
-docs/architecture.md, DEVELOPERS.md and docs/library.md must exist, and
-docs/architecture.md links only inside the repository.
+(``pipelines.runtime.dryrun``, ``crawllib.terminal.printable``) in every page
+of the documentation site (README.md, DEVELOPERS.md, bench/README.md, the
+examples' READMEs and docs/*.md) must exist, every relative link must
+resolve inside the repository, and docs/architecture.md links nowhere else.
 """
 
 import ast
@@ -14,7 +15,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ("docs/architecture.md", "DEVELOPERS.md", "docs/library.md")
+SITE_FILES = ("README.md", "DEVELOPERS.md", "bench/README.md", "examples/README.md")
+DOCS = SITE_FILES + tuple(
+    str(path.relative_to(ROOT))
+    for pattern in ("examples/*/README.md", "docs/*.md")
+    for path in sorted(ROOT.glob(pattern))
+)
 TOP = r"(?:beamcrawl|crawllib|pipelines|tests|docs|examples|scripts)"
 PATH = re.compile(rf"(?<![\w./<-]){TOP}/[\w./*-]*")
 MODULE = re.compile(r"(?<![\w./<-])(?:beamcrawl|crawllib|pipelines)(?:\.\w+)+")

@@ -9,7 +9,7 @@ index-basic's (``id``, ``url``, ``orig``, ``title``, ``content``, ``host``,
 ``site``, ``tstamp``), the indexer's (``digest``, ``boost``), index-anchor's
 (``anchor``) and index-more's ``contentType``.
 
-Where beamcrawl departs from Nutch (README, "index"):
+Where beamcrawl departs from Nutch (docs/nutch-departures.md, "Index and search"):
 
 - a page dedup marked ``db_duplicate`` is never added; Nutch adds it unless
   ``-deleteGone`` deletes it;

@@ -23,7 +23,7 @@ from pipelines.storage import fs, paths
 PART_PREFIX = "part"
 PART_SUFFIX = ".avro"
 
-DAMAGED_HINT = "see the README, 'Damaged files'"
+DAMAGED_HINT = "see docs/data-on-disk.md, 'Damaged files'"
 
 
 def webpage_schema_check() -> tuple[str, frozenset[str]]:

@@ -168,7 +168,7 @@ http://host2/posts/storm.html        db_fetched
         "",
         "Crawling safely: a page on the web never leads beamcrawl to an internal",
         "address or a local file; file: URLs are off unless protocol-file is in",
-        "plugin.includes (README, 'Crawling safely', says how to turn them on).",
+        "plugin.includes (docs/safety.md, 'Local files', says how to turn them on).",
     ]
 
 
