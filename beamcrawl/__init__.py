@@ -25,7 +25,8 @@ Page processors and link policies
     :class:`LinkKind`, :func:`as_link_policy`, :func:`load_link_policy`.
 
 Crawl steps (Nutch's jobs)
-    :class:`ReadSeeds`, :class:`Inject`, :class:`MergeIntoCrawlDb`,
+    :class:`ReadSeeds` (:class:`ReadSeedLines`: each line a :class:`SeedLine`
+    with its file and number), :class:`Inject`, :class:`MergeIntoCrawlDb`,
     :class:`Generate`, :class:`Fetch`, :class:`Parse`,
     :class:`ParseForUpdate`, :class:`UpdateDb`, :class:`Dedup`,
     :class:`InvertLinks`, :class:`IndexPages`, :class:`WriteIndexFiles`,
@@ -58,6 +59,7 @@ warning is touched.
 
 from beamcrawl import _quiet  # noqa: F401 - first: before Beam is imported
 from crawllib.config import CrawlConfig, step_config
+from crawllib.db.seedlines import SeedLine
 from crawllib.db.urlstates import UrlState, url_state
 from crawllib.errors import ConfigError, CrawlError
 from crawllib.fetch.outcome import PageProcessor, page_error
@@ -75,7 +77,7 @@ from pipelines.dedup import Dedup
 from pipelines.fetch import Fetch
 from pipelines.generate import Generate
 from pipelines.index import IndexPages, WriteIndexFiles
-from pipelines.inject import Inject, MergeIntoCrawlDb, ReadSeeds
+from pipelines.inject import Inject, MergeIntoCrawlDb, ReadSeedLines, ReadSeeds
 from pipelines.invertlinks import InvertLinks
 from pipelines.parse import Parse, ParseForUpdate
 from pipelines.readdb import CrawlDbStats
@@ -122,11 +124,13 @@ __all__ = [
     "ProcessPages",
     "ProtocolStatus",
     "ReadCrawlDb",
+    "ReadSeedLines",
     "ReadSeeds",
     "ReadSegment",
     "ReadSitemaps",
     "ReadWebPages",
     "RoundResult",
+    "SeedLine",
     "Sitemap",
     "UpdateDb",
     "UrlState",
