@@ -51,52 +51,56 @@ Speed-ups (opt-in)
     before it builds a pipeline. Importing ``beamcrawl`` leaves Beam, boto3
     and fastavro as they are; only this call changes them.
 
-Importing it before Beam silences the ``FutureWarning`` s Google's client
-libraries print when Beam loads its GCS and BigQuery modules (with the
-``gcp`` extra installed), as the ``beamcrawl`` command does; no other
-warning is touched.
+Importing it before Beam imports Beam without the notices Beam's import
+sets off (with the ``gcp`` extra, Google's client libraries'
+``FutureWarning`` s; without it, Beam 2.77's ``apitools not found``), as
+the ``beamcrawl`` command does; the process's warnings filters and logging
+are afterwards as they were.
 """
 
-from beamcrawl import _quiet  # noqa: F401 - first: before Beam is imported
-from crawllib.config import CrawlConfig, step_config
-from crawllib.db.seedlines import SeedLine
-from crawllib.db.urlstates import UrlState, url_state
-from crawllib.errors import ConfigError, CrawlError
-from crawllib.fetch.outcome import PageProcessor, page_error
-from crawllib.status import CrawlStatus, ParseMajor, ProtocolStatus
-from crawllib.urls.linkpolicy import (
-    Link,
-    LinkKind,
-    LinkPolicy,
-    NutchLinkPolicy,
-    as_link_policy,
-    load_link_policy,
-)
-from crawllib.webpage import WebPage
-from pipelines.dedup import Dedup
-from pipelines.fetch import Fetch
-from pipelines.generate import Generate
-from pipelines.index import IndexPages, WriteIndexFiles
-from pipelines.inject import Inject, MergeIntoCrawlDb, ReadSeedLines, ReadSeeds
-from pipelines.invertlinks import InvertLinks
-from pipelines.parse import Parse, ParseForUpdate
-from pipelines.readdb import CrawlDbStats
-from pipelines.sitemap import ReadSitemaps, Sitemap
-from pipelines.storage.io import ReadWebPages, WriteWebPages
-from pipelines.transforms.library import (
-    CrawlRound,
-    ReadCrawlDb,
-    ReadSegment,
-    RoundResult,
-    apply_index_actions,
-    new_crawldb_version,
-    search_index,
-)
-from pipelines.transforms.oneshot import FetchUrls
-from pipelines.transforms.processors import ProcessPages
-from pipelines.transforms.urlstates import UrlStates
-from pipelines.updatedb import UpdateDb
-from pipelines.warc import WarcRecords, WriteWarc
+from beamcrawl import _quiet
+
+# Google's clients and Beam speak up when Beam is first imported: not here
+with _quiet.imports_quieted():
+    from crawllib.config import CrawlConfig, step_config
+    from crawllib.db.seedlines import SeedLine
+    from crawllib.db.urlstates import UrlState, url_state
+    from crawllib.errors import ConfigError, CrawlError
+    from crawllib.fetch.outcome import PageProcessor, page_error
+    from crawllib.status import CrawlStatus, ParseMajor, ProtocolStatus
+    from crawllib.urls.linkpolicy import (
+        Link,
+        LinkKind,
+        LinkPolicy,
+        NutchLinkPolicy,
+        as_link_policy,
+        load_link_policy,
+    )
+    from crawllib.webpage import WebPage
+    from pipelines.dedup import Dedup
+    from pipelines.fetch import Fetch
+    from pipelines.generate import Generate
+    from pipelines.index import IndexPages, WriteIndexFiles
+    from pipelines.inject import Inject, MergeIntoCrawlDb, ReadSeedLines, ReadSeeds
+    from pipelines.invertlinks import InvertLinks
+    from pipelines.parse import Parse, ParseForUpdate
+    from pipelines.readdb import CrawlDbStats
+    from pipelines.sitemap import ReadSitemaps, Sitemap
+    from pipelines.storage.io import ReadWebPages, WriteWebPages
+    from pipelines.transforms.library import (
+        CrawlRound,
+        ReadCrawlDb,
+        ReadSegment,
+        RoundResult,
+        apply_index_actions,
+        new_crawldb_version,
+        search_index,
+    )
+    from pipelines.transforms.oneshot import FetchUrls
+    from pipelines.transforms.processors import ProcessPages
+    from pipelines.transforms.urlstates import UrlStates
+    from pipelines.updatedb import UpdateDb
+    from pipelines.warc import WarcRecords, WriteWarc
 
 __all__ = [
     "ConfigError",
