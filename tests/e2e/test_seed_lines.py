@@ -1,14 +1,16 @@
 """Rejected seed lines are reported with file and line: the first five, then a count.
 
 Through the real ``inject`` and ``crawl`` commands and the library's
-``ReadSeedLines | Inject`` on real files (a directory, a gzipped file), and
-``Inject`` on plain strings.
+``ReadSeedLines | Inject`` on real files (a directory, a gzipped file, the
+same on an S3 store), and ``Inject`` on plain strings.
 """
 
 import gzip
 import logging
 
 import apache_beam as beam
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
 from apache_beam.testing.util import assert_that, equal_to
 
 from crawllib.config import InjectConfig, load_properties
@@ -16,6 +18,7 @@ from pipelines.cli import main
 from pipelines.inject import Inject, ReadSeedLines, list_seed_files
 from pipelines.runtime.options import counters
 from tests.avrofiles import read_pages
+from tests.objectstores import run_beamcrawl, store_in_use
 
 FLAGS = ["-Dhttp.agent.name=seedtest", "-Dinjector.current.time=1700000000000"]
 
@@ -127,3 +130,22 @@ def test_the_library_reads_places_and_inject_reports_plain_strings(
         "rejected 'a2': malformed URL (no protocol: a2)",
         "rejected 'a3': malformed URL (no protocol: a3)",
     ])  # fmt: skip
+
+
+def test_beamcrawl_seed_files_on_an_object_store(request, monkeypatch, tmp_path):
+    store = store_in_use(request, monkeypatch, "s3")
+    local = _seeds(tmp_path)
+    for name in ("a.txt", "b.txt.gz"):
+        target = store.url("seeds", name)
+        as_is = CompressionTypes.UNCOMPRESSED  # b.txt.gz is gzipped already
+        with FileSystems.create(target, compression_type=as_is) as out:
+            out.write((local / name).read_bytes())
+    crawldb = store.url("crawldb")
+
+    done = run_beamcrawl(store, "inject", crawldb, store.url("seeds"), *FLAGS)
+
+    warnings = _warnings(done.stderr)
+    assert _rejected(warnings) == [
+        line.replace(str(local), store.url("seeds")) for line in _expected(local)
+    ]
+    assert "urls_injected_unique=3," in done.stderr.splitlines()[-1]
