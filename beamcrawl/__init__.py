@@ -81,7 +81,7 @@ with _quiet.imports_quieted():
     from pipelines.fetch import Fetch
     from pipelines.generate import Generate
     from pipelines.index import IndexPages, WriteIndexFiles
-    from pipelines.inject import Inject, MergeIntoCrawlDb, ReadSeedLines, ReadSeeds
+    from pipelines.inject import Inject, MergeIntoCrawlDb
     from pipelines.invertlinks import InvertLinks
     from pipelines.parse import Parse, ParseForUpdate
     from pipelines.readdb import CrawlDbStats
@@ -98,6 +98,7 @@ with _quiet.imports_quieted():
     )
     from pipelines.transforms.oneshot import FetchUrls
     from pipelines.transforms.processors import ProcessPages
+    from pipelines.transforms.seedfiles import ReadSeedLines, ReadSeeds
     from pipelines.transforms.urlstates import UrlStates
     from pipelines.updatedb import UpdateDb
     from pipelines.warc import WarcRecords, WriteWarc

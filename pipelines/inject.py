@@ -18,13 +18,13 @@ from dataclasses import dataclass
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
-from apache_beam.pvalue import PBegin, PCollection, TaggedOutput
+from apache_beam.pvalue import PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import CrawlConfig, InjectConfig, step_config
 from crawllib.db import inject as seeds
 from crawllib.db import seedlines
-from crawllib.db.seedlines import RejectedLine, Rejections, SeedLine
+from crawllib.db.seedlines import RejectedLine, SeedLine
 from crawllib.errors import SeedError
 from crawllib.logonce import warn_first
 from crawllib.urls.cleaner import Rejection, UrlCleaner
@@ -41,54 +41,14 @@ from pipelines.runtime.options import (
     parse_job_args,
 )
 from pipelines.storage import io, paths, versions
+from pipelines.transforms.seedfiles import (
+    REJECTED,
+    ReadSeedLines,
+    ReportRejected,
+)
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "injector"
-_REJECTED = "rejected"
-
-
-class ReadSeedLines(beam.PTransform[PBegin, PCollection[SeedLine]]):
-    """The seed files' lines (see :func:`list_seed_files`), with file and number.
-
-    Each file is read whole, decompressed by its name's extension (``.gz``,
-    ``.bz2`` ...), from any filesystem Beam has, and its lines numbered from
-    1 (:func:`crawllib.db.seedlines.read_lines`). Lines that are not UTF-8
-    are counted as ``injector/urls_rejected`` and dropped, never fatal; the
-    first five are logged with file and line, then how many more.
-    """
-
-    def __init__(self, files: Sequence[str]) -> None:
-        super().__init__()
-        self._files = list(files)
-
-    def expand(self, begin: PBegin) -> PCollection[SeedLine]:
-        read = (
-            begin
-            | "ListFiles" >> beam.Create(self._files)
-            | "ReadLines"
-            >> beam.ParDo(_ReadLinesFn()).with_outputs(_REJECTED, main="lines")
-        )
-        _ = read[_REJECTED] | "ReportRejected" >> _ReportRejected()
-        return read.lines | "Spread" >> beam.Reshuffle()
-
-
-class ReadSeeds(beam.PTransform[PBegin, PCollection[str]]):
-    """The seed files' lines as strings: :class:`ReadSeedLines` without the places.
-
-    Lines that are not UTF-8 are counted as ``injector/urls_rejected`` and
-    dropped, never fatal.
-    """
-
-    def __init__(self, files: Sequence[str]) -> None:
-        super().__init__()
-        self._files = list(files)
-
-    def expand(self, begin: PBegin) -> PCollection[str]:
-        return (
-            begin
-            | "ReadLines" >> ReadSeedLines(self._files)
-            | "Text" >> beam.Map(_text)
-        )
 
 
 class Inject(beam.PTransform[PCollection[str | SeedLine], PCollection[WebPage]]):
@@ -116,8 +76,8 @@ class Inject(beam.PTransform[PCollection[str | SeedLine], PCollection[WebPage]])
     def expand(self, lines: PCollection[str | SeedLine]) -> PCollection[WebPage]:
         parsed = lines | "ParseSeeds" >> beam.ParDo(
             _ParseSeedFn(self._config)
-        ).with_outputs(_REJECTED, main="seeds")
-        _ = parsed[_REJECTED] | "ReportRejected" >> _ReportRejected()
+        ).with_outputs(REJECTED, main="seeds")
+        _ = parsed[REJECTED] | "ReportRejected" >> ReportRejected()
         return (
             parsed.seeds
             | "OnePerUrl" >> beam.CombinePerKey(beam.CombineFn.from_callable(min))
@@ -159,21 +119,6 @@ class MergeIntoCrawlDb(
         )
 
 
-class _ReadLinesFn(beam.DoFn):
-    """A seed file to its lines; those not UTF-8 to the ``rejected`` output."""
-
-    rejected = Metrics.counter(NAMESPACE, "urls_rejected")
-
-    def process(self, path: str) -> Iterator[SeedLine | TaggedOutput]:
-        with FileSystems.open(path) as stream:
-            for line in seedlines.read_lines(stream, path):
-                if isinstance(line, RejectedLine):
-                    self.rejected.inc()
-                    yield TaggedOutput(_REJECTED, line)
-                else:
-                    yield line
-
-
 class _ParseSeedFn(beam.DoFn):
     injected = Metrics.counter(NAMESPACE, "urls_injected")
     rejected = Metrics.counter(NAMESPACE, "urls_rejected")
@@ -206,7 +151,7 @@ class _ParseSeedFn(beam.DoFn):
         if url is Rejection.MALFORMED:
             self.rejected.inc()
             reason = seedlines.malformed_reason(seed.url)
-            yield TaggedOutput(_REJECTED, RejectedLine(line, reason))
+            yield TaggedOutput(REJECTED, RejectedLine(line, reason))
         elif url is Rejection.FILTERED:
             self.filtered.inc()
         else:
@@ -224,41 +169,6 @@ class _ParseSeedFn(beam.DoFn):
             ", ".join(repr(field[:100]) for field in fields),
             counter=f"{NAMESPACE}/fields_invalid",
         )
-
-
-class _ReportRejected(beam.PTransform[PCollection[RejectedLine], PCollection[None]]):
-    """Log the first rejected lines in full, in file and line order, then a count."""
-
-    def expand(self, rejected: PCollection[RejectedLine]) -> PCollection[None]:
-        return (
-            rejected
-            | "FirstAndCount" >> beam.CombineGlobally(_RejectionsFn())
-            | "Log" >> beam.FlatMap(_log_rejections)
-        )
-
-
-class _RejectionsFn(beam.CombineFn):
-    def create_accumulator(self) -> Rejections:
-        return Rejections()
-
-    def add_input(self, rejections: Rejections, line: RejectedLine) -> Rejections:
-        return rejections.add(line)
-
-    def merge_accumulators(self, accumulators: Iterable[Rejections]) -> Rejections:
-        return Rejections.merged(accumulators)
-
-    def extract_output(self, rejections: Rejections) -> Rejections:
-        return rejections
-
-
-def _log_rejections(rejections: Rejections) -> list[None]:
-    for line in seedlines.report(rejections, f"{NAMESPACE}/urls_rejected"):
-        _LOG.warning("%s", line)
-    return []
-
-
-def _text(line: SeedLine) -> str:
-    return line.text
 
 
 class _ToPageFn(beam.DoFn):

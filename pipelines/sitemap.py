@@ -35,7 +35,7 @@ from crawllib.sitemaps.sitemapurls import SCOPE, SitemapUrlCleaner
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.urls.zone import OPERATOR, ZONE_KEY, Zone, zone_of
 from crawllib.webpage import WebPage, latest
-from pipelines.inject import ReadSeeds, list_seed_files
+from pipelines.inject import list_seed_files
 from pipelines.runtime.options import (
     ArgumentParser,
     Job,
@@ -48,6 +48,7 @@ from pipelines.runtime.options import (
     parse_job_args,
 )
 from pipelines.storage import io, versions
+from pipelines.transforms.seedfiles import ReadSeeds
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "Sitemap"

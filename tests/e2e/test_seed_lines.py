@@ -15,8 +15,9 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from crawllib.config import InjectConfig, load_properties
 from pipelines.cli import main
-from pipelines.inject import Inject, ReadSeedLines, list_seed_files
+from pipelines.inject import Inject, list_seed_files
 from pipelines.runtime.options import counters
+from pipelines.transforms.seedfiles import ReadSeedLines
 from tests.avrofiles import read_pages
 from tests.objectstores import run_beamcrawl, store_in_use
 
