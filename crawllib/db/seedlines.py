@@ -10,7 +10,7 @@ then how many more there were (:func:`report`)::
     seeds.txt:12: rejected 'htp:/x': malformed URL (unknown protocol: htp)
     ... and 37 more rejected seed lines (counted as injector/urls_rejected)
 
-Nutch's Injector logs each malformed URL at INFO, without file or line.
+Nutch's Injector logs a line for each URL it skips, without file or line number.
 """
 
 from __future__ import annotations
