@@ -25,7 +25,8 @@ Page processors and link policies
     :class:`LinkKind`, :func:`as_link_policy`, :func:`load_link_policy`.
 
 Crawl steps (Nutch's jobs)
-    :class:`ReadSeeds`, :class:`Inject`, :class:`MergeIntoCrawlDb`,
+    :class:`ReadSeeds` (:class:`ReadSeedLines`: each line a :class:`SeedLine`
+    with its file and number), :class:`Inject`, :class:`MergeIntoCrawlDb`,
     :class:`Generate`, :class:`Fetch`, :class:`Parse`,
     :class:`ParseForUpdate`, :class:`UpdateDb`, :class:`Dedup`,
     :class:`InvertLinks`, :class:`IndexPages`, :class:`WriteIndexFiles`,
@@ -50,51 +51,57 @@ Speed-ups (opt-in)
     before it builds a pipeline. Importing ``beamcrawl`` leaves Beam, boto3
     and fastavro as they are; only this call changes them.
 
-Importing it before Beam silences the ``FutureWarning`` s Google's client
-libraries print when Beam loads its GCS and BigQuery modules (with the
-``gcp`` extra installed), as the ``beamcrawl`` command does; no other
-warning is touched.
+Importing it before Beam imports Beam without the notices Beam's import
+sets off (with the ``gcp`` extra, Google's client libraries'
+``FutureWarning`` s; without it, Beam 2.77's ``apitools not found``), as
+the ``beamcrawl`` command does; the process's warnings filters and logging
+are afterwards as they were.
 """
 
-from beamcrawl import _quiet  # noqa: F401 - first: before Beam is imported
-from crawllib.config import CrawlConfig, step_config
-from crawllib.db.urlstates import UrlState, url_state
-from crawllib.errors import ConfigError, CrawlError
-from crawllib.fetch.outcome import PageProcessor, page_error
-from crawllib.status import CrawlStatus, ParseMajor, ProtocolStatus
-from crawllib.urls.linkpolicy import (
-    Link,
-    LinkKind,
-    LinkPolicy,
-    NutchLinkPolicy,
-    as_link_policy,
-    load_link_policy,
-)
-from crawllib.webpage import WebPage
-from pipelines.dedup import Dedup
-from pipelines.fetch import Fetch
-from pipelines.generate import Generate
-from pipelines.index import IndexPages, WriteIndexFiles
-from pipelines.inject import Inject, MergeIntoCrawlDb, ReadSeeds
-from pipelines.invertlinks import InvertLinks
-from pipelines.parse import Parse, ParseForUpdate
-from pipelines.readdb import CrawlDbStats
-from pipelines.sitemap import ReadSitemaps, Sitemap
-from pipelines.storage.io import ReadWebPages, WriteWebPages
-from pipelines.transforms.library import (
-    CrawlRound,
-    ReadCrawlDb,
-    ReadSegment,
-    RoundResult,
-    apply_index_actions,
-    new_crawldb_version,
-    search_index,
-)
-from pipelines.transforms.oneshot import FetchUrls
-from pipelines.transforms.processors import ProcessPages
-from pipelines.transforms.urlstates import UrlStates
-from pipelines.updatedb import UpdateDb
-from pipelines.warc import WarcRecords, WriteWarc
+from beamcrawl import _quiet
+
+# Google's clients and Beam speak up when Beam is first imported: not here
+with _quiet.imports_quieted():
+    from crawllib.config import CrawlConfig, step_config
+    from crawllib.db.seedlines import SeedLine
+    from crawllib.db.urlstates import UrlState, url_state
+    from crawllib.errors import ConfigError, CrawlError
+    from crawllib.fetch.outcome import PageProcessor, page_error
+    from crawllib.status import CrawlStatus, ParseMajor, ProtocolStatus
+    from crawllib.urls.linkpolicy import (
+        Link,
+        LinkKind,
+        LinkPolicy,
+        NutchLinkPolicy,
+        as_link_policy,
+        load_link_policy,
+    )
+    from crawllib.webpage import WebPage
+    from pipelines.dedup import Dedup
+    from pipelines.fetch import Fetch
+    from pipelines.generate import Generate
+    from pipelines.index import IndexPages, WriteIndexFiles
+    from pipelines.inject import Inject, MergeIntoCrawlDb
+    from pipelines.invertlinks import InvertLinks
+    from pipelines.parse import Parse, ParseForUpdate
+    from pipelines.readdb import CrawlDbStats
+    from pipelines.sitemap import ReadSitemaps, Sitemap
+    from pipelines.storage.io import ReadWebPages, WriteWebPages
+    from pipelines.transforms.library import (
+        CrawlRound,
+        ReadCrawlDb,
+        ReadSegment,
+        RoundResult,
+        apply_index_actions,
+        new_crawldb_version,
+        search_index,
+    )
+    from pipelines.transforms.oneshot import FetchUrls
+    from pipelines.transforms.processors import ProcessPages
+    from pipelines.transforms.seedfiles import ReadSeedLines, ReadSeeds
+    from pipelines.transforms.urlstates import UrlStates
+    from pipelines.updatedb import UpdateDb
+    from pipelines.warc import WarcRecords, WriteWarc
 
 __all__ = [
     "ConfigError",
@@ -122,11 +129,13 @@ __all__ = [
     "ProcessPages",
     "ProtocolStatus",
     "ReadCrawlDb",
+    "ReadSeedLines",
     "ReadSeeds",
     "ReadSegment",
     "ReadSitemaps",
     "ReadWebPages",
     "RoundResult",
+    "SeedLine",
     "Sitemap",
     "UpdateDb",
     "UrlState",

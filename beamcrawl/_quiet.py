@@ -1,11 +1,13 @@
-"""Silence Google's client libraries' FutureWarnings before Beam imports them.
+"""The dependencies beamcrawl imports, imported without their notices.
 
-Beam loads its GCS and BigQuery modules when the ``gcp`` extra is installed,
-and Google's libraries then warn about grpcio and Python versions, which is
-nothing a beamcrawl user can act on; the ``beamcrawl`` command filters the
-same warnings (``pipelines/cli.py``).
+``beamcrawl/__init__.py`` imports everything it re-exports inside
+:func:`imports_quieted` (``pipelines/runtime/quiet.py``): Google's client
+libraries' ``FutureWarning`` s and Beam's ``apitools not found`` log line,
+which Beam's import sets off, are not shown, and the process's warnings
+filters and root logger are afterwards as they were before ``import
+beamcrawl``. Nothing else happens on import.
 """
 
-import warnings
+from pipelines.runtime.quiet import imports_quieted
 
-warnings.filterwarnings("ignore", category=FutureWarning, module=r"google\.")
+__all__ = ["imports_quieted"]

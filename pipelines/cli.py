@@ -14,14 +14,13 @@ import logging
 import os
 import sys
 import threading
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from crawllib import __version__
 from crawllib.errors import CrawlError, DryRunDone, Interrupted
 from crawllib.terminal import printable
-from pipelines.runtime import interrupts, jobstate
+from pipelines.runtime import interrupts, jobstate, quiet
 from pipelines.runtime.errorlines import error_line
 from pipelines.storage import failures as storefailures
 
@@ -51,6 +50,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "warc": ("pipelines.warc", "write segments' fetches as WARC/1.1 files"),
     "index": ("pipelines.index", "index parsed pages (tantivy, Solr or Elasticsearch)"),
     "search": ("pipelines.search", "search a tantivy index built by index"),
+    "conf": ("pipelines.conf", "print the configuration, or one property in full"),
     "report": ("pipelines.report", "write an HTML report of a crawl directory"),
 }
 
@@ -140,12 +140,11 @@ class _Printable(logging.Formatter):
 def quiet_library_warnings() -> None:
     """No notices about the libraries' own future on every command's stderr.
 
-    With apache-beam[gcp] installed, importing Beam imports Google's client
-    libraries, which warn about Python and grpcio versions they will drop;
-    Beam's S3 filesystem calls its own deprecated ``list_prefix``.
+    Google's clients' ``FutureWarning`` s, Beam's ``apitools not found`` and
+    its S3 filesystem's ``list_prefix`` deprecation
+    (:mod:`pipelines.runtime.quiet`), for the whole of the command's process.
     """
-    warnings.filterwarnings("ignore", category=FutureWarning, module=r"google\.")
-    warnings.filterwarnings("ignore", message="list_prefix is deprecated")
+    quiet.quiet_this_process()
 
 
 def setup_logging() -> None:
@@ -248,7 +247,8 @@ def _dispatch(command: str, args: list[str]) -> int:
 
         parsepool.prestart(workers)  # they start while Beam is imported below
     try:
-        module = importlib.import_module(module_name)
+        with quiet.imports_quieted():  # Beam's own warning filter is taken back
+            module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name != module_name:
             raise

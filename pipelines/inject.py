@@ -16,16 +16,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import apache_beam as beam
-from apache_beam.coders import BytesCoder
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.io.textio import ReadAllFromText
 from apache_beam.metrics.metric import Metrics
-from apache_beam.pvalue import PBegin, PCollection
+from apache_beam.pvalue import PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import CrawlConfig, InjectConfig, step_config
 from crawllib.db import inject as seeds
+from crawllib.db import seedlines
+from crawllib.db.seedlines import RejectedLine, SeedLine
 from crawllib.errors import SeedError
+from crawllib.logonce import warn_first
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.webpage import WebPage, latest
 from pipelines.runtime.options import (
@@ -40,33 +41,18 @@ from pipelines.runtime.options import (
     parse_job_args,
 )
 from pipelines.storage import io, paths, versions
+from pipelines.transforms.seedfiles import (
+    REJECTED,
+    ReadSeedLines,
+    ReportRejected,
+)
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "injector"
 
 
-class ReadSeeds(beam.PTransform[PBegin, PCollection[str]]):
-    """Read the lines of the seed files (see :func:`list_seed_files`).
-
-    Lines that are not UTF-8 are counted as ``injector/urls_rejected`` and
-    dropped, never fatal.
-    """
-
-    def __init__(self, files: Sequence[str]) -> None:
-        super().__init__()
-        self._files = list(files)
-
-    def expand(self, begin: PBegin) -> PCollection[str]:
-        return (
-            begin
-            | "ListFiles" >> beam.Create([paths.escape(f) for f in self._files])
-            | "ReadLines" >> paths.reading_by_name(ReadAllFromText(coder=BytesCoder()))
-            | "DecodeLines" >> beam.ParDo(_DecodeFn())
-        )
-
-
-class Inject(beam.PTransform[PCollection[str], PCollection[WebPage]]):
-    """Seed lines to UNFETCHED WebPages, one per normalized URL.
+class Inject(beam.PTransform[PCollection[str | SeedLine], PCollection[WebPage]]):
+    """Seed lines (strings, or :class:`SeedLine` s) to UNFETCHED WebPages, one per URL.
 
     Several lines for one URL: Nutch keeps whichever its reducer meets last,
     which varies from run to run; beamcrawl keeps the lexicographically
@@ -76,7 +62,8 @@ class Inject(beam.PTransform[PCollection[str], PCollection[WebPage]]):
     ``urls_injected_unique`` (distinct URLs out), ``urls_rejected``
     (malformed URL or line), ``urls_filtered`` (dropped by the URL filters),
     ``fields_invalid`` (a bad ``nutch.score`` or ``nutch.fetchInterval``
-    value, ignored as Nutch does).
+    value, ignored as Nutch does). The first five rejected lines are logged
+    in full (with file and line for a :class:`SeedLine`), then how many more.
     """
 
     def __init__(
@@ -86,10 +73,13 @@ class Inject(beam.PTransform[PCollection[str], PCollection[WebPage]]):
         self._config = step_config(config, InjectConfig)
         self._now_ms = clock_ms(self._config.fixed_time_ms, now_ms)
 
-    def expand(self, lines: PCollection[str]) -> PCollection[WebPage]:
+    def expand(self, lines: PCollection[str | SeedLine]) -> PCollection[WebPage]:
+        parsed = lines | "ParseSeeds" >> beam.ParDo(
+            _ParseSeedFn(self._config)
+        ).with_outputs(REJECTED, main="seeds")
+        _ = parsed[REJECTED] | "ReportRejected" >> ReportRejected()
         return (
-            lines
-            | "ParseSeeds" >> beam.ParDo(_ParseSeedFn(self._config))
+            parsed.seeds
             | "OnePerUrl" >> beam.CombinePerKey(beam.CombineFn.from_callable(min))
             | "ToWebPage" >> beam.ParDo(_ToPageFn(self._config, self._now_ms))
         )
@@ -129,17 +119,6 @@ class MergeIntoCrawlDb(
         )
 
 
-class _DecodeFn(beam.DoFn):
-    rejected = Metrics.counter(NAMESPACE, "urls_rejected")
-
-    def process(self, raw: bytes) -> Iterator[str]:
-        try:
-            yield raw.decode("utf-8").lstrip("\ufeff")
-        except UnicodeDecodeError:
-            self.rejected.inc()
-            _LOG.warning("seed line is not UTF-8, skipped: %r", raw[:100])
-
-
 class _ParseSeedFn(beam.DoFn):
     injected = Metrics.counter(NAMESPACE, "urls_injected")
     rejected = Metrics.counter(NAMESPACE, "urls_rejected")
@@ -156,32 +135,40 @@ class _ParseSeedFn(beam.DoFn):
             normalize=self._config.normalize,
             filter_urls=self._config.filter_urls,
         )
-        self._logged: set[str] = set()
 
-    def process(self, line: str) -> Iterator[tuple[str, str]]:
+    def process(
+        self, element: str | SeedLine
+    ) -> Iterator[tuple[str, str] | TaggedOutput]:
         """Yield (normalized URL, seed line): strings shuffle cheaply."""
-        seed = seeds.parse_seed_line(line)
+        line = seedlines.as_seed_line(element)
+        seed = seeds.parse_seed_line(line.text)
         if seed is None:
             return
         if seed.invalid_fields:
             self.invalid.inc(len(seed.invalid_fields))
-            self._log_once(
-                "invalid", "seed field ignored, not a valid number: %r", line
-            )
+            self._warn_invalid(line, seed.invalid_fields)
         url = self._cleaner.clean(seed.url)
         if url is Rejection.MALFORMED:
             self.rejected.inc()
-            self._log_once("rejected", "seed line rejected, malformed URL: %r", line)
+            reason = seedlines.malformed_reason(seed.url)
+            yield TaggedOutput(REJECTED, RejectedLine(line, reason))
         elif url is Rejection.FILTERED:
             self.filtered.inc()
         else:
             self.injected.inc()
             yield url, seed.line
 
-    def _log_once(self, kind: str, message: str, line: str) -> None:
-        if kind not in self._logged:
-            self._logged.add(kind)
-            _LOG.warning(message + " (further ones only counted)", line[:200])
+    @staticmethod
+    def _warn_invalid(line: SeedLine, fields: tuple[str, ...]) -> None:
+        where = f"{line.where()}: " if line.where() else ""
+        warn_first(
+            _LOG,
+            "fields_invalid",
+            "%sseed field ignored, not a valid number: %s",
+            where,
+            ", ".join(repr(field[:100]) for field in fields),
+            counter=f"{NAMESPACE}/fields_invalid",
+        )
 
 
 class _ToPageFn(beam.DoFn):
@@ -346,7 +333,7 @@ def _inject(
     with job.pipeline() as pipeline:
         injected = (
             pipeline
-            | "ReadSeeds" >> ReadSeeds(files)
+            | "ReadSeeds" >> ReadSeedLines(files)
             | "Inject" >> Inject(config, started_ms)
         )
         if crawldb.current:

@@ -31,10 +31,11 @@ from crawllib.fetch.protocol.registry import Protocols
 from crawllib.fetch.protocol.robots import RobotsCache
 from crawllib.sitemaps import Found, Merge, SitemapWalker, merge, preferred
 from crawllib.sitemaps.records import sitemap_page
+from crawllib.sitemaps.sitemapurls import SCOPE, SitemapUrlCleaner
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.urls.zone import OPERATOR, ZONE_KEY, Zone, zone_of
 from crawllib.webpage import WebPage, latest
-from pipelines.inject import ReadSeeds, list_seed_files
+from pipelines.inject import list_seed_files
 from pipelines.runtime.options import (
     ArgumentParser,
     Job,
@@ -47,6 +48,7 @@ from pipelines.runtime.options import (
     parse_job_args,
 )
 from pipelines.storage import io, versions
+from pipelines.transforms.seedfiles import ReadSeeds
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "Sitemap"
@@ -132,11 +134,12 @@ class _WorkFn(beam.DoFn):
         self._config = config
 
     def setup(self) -> None:
-        self._cleaner = UrlCleaner(
-            self._config.urls,
-            "default",
-            normalize=self._config.normalize,
-            filter_urls=self._config.filter_urls,
+        config = self._config
+        self._roots = UrlCleaner(
+            config.urls, SCOPE, config.normalize, config.filter_urls
+        )
+        self._sitemaps = SitemapUrlCleaner(
+            config.urls, config.normalize, config.filter_urls
         )
 
     def process(self, line: str) -> Iterator[Work]:
@@ -145,11 +148,12 @@ class _WorkFn(beam.DoFn):
             return
         zone = int(Zone.from_label(dict(seed.metadata).get(ZONE_KEY, OPERATOR.label)))
         if seed.url.startswith(_URL_PREFIXES):
-            kind, candidates = _SITEMAP, [seed.url]
+            kind, candidates, cleaner = _SITEMAP, [seed.url], self._sitemaps.clean
         else:  # Nutch's generateSitemapsFromHostname: the first scheme accepted
             kind, candidates = _HOST, [p + seed.url + "/" for p in _URL_PREFIXES]
+            cleaner = self._roots.clean
         for candidate in candidates:
-            url = self._cleaner.clean(candidate)
+            url = cleaner(candidate)
             if not isinstance(url, Rejection):
                 if kind == _SITEMAP:
                     self.seeds_.inc()
@@ -322,7 +326,7 @@ def execute(request: SitemapRequest, job: Job) -> dict[str, int]:
     """
     config = request.config
     files = list_seed_files(request.sitemap_urls) if request.sitemap_urls else []
-    UrlCleaner(config.urls, "default")  # a bad rule file fails here, not on a worker
+    UrlCleaner(config.urls, SCOPE)  # a bad rule file fails here, not on a worker
     started_ms = config.fixed_time_ms or now_ms()
     with versions.replacing(
         request.crawldb,

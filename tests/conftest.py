@@ -21,6 +21,7 @@ import pytest
 from apache_beam.testing.test_pipeline import TestPipeline
 
 from beamcrawl import install_speedups
+from crawllib import logonce
 from pipelines.demo import DemoSite
 from tests.objectstores import Store, StoreServer, running_server
 from tests.ports import free_port, wait_for_port
@@ -35,6 +36,12 @@ install_speedups()
 FLINK_LOCAL = Path(__file__).resolve().parent.parent / "scripts" / "flinklocal.py"
 
 NOW_MS = 1_700_000_000_000
+
+
+@pytest.fixture(autouse=True)
+def _first_warnings_again() -> None:
+    """Each test sees each kind's first warnings (``crawllib.logonce``) anew."""
+    logonce.forget()
 
 
 @pytest.fixture

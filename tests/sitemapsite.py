@@ -89,6 +89,11 @@ class SitemapSite:
         else:
             self.routes[path] = Route(packed, "application/x-gzip")
 
+    @staticmethod
+    def text_route(text: str) -> Route:
+        """A plain-text answer (a robots.txt)."""
+        return Route(text.encode(), "text/plain")
+
     def requested(self) -> list[str]:
         """The paths requested, in order."""
         return [path for path, _ in self.log]

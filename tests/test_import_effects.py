@@ -1,5 +1,7 @@
 """Importing beamcrawl changes no other library; the ``beamcrawl`` command does.
 
+Nor the process's warnings filters and logging, and it prints nothing.
+
 Each check runs in a fresh interpreter (``sys.executable -c``): it captures
 Beam's, boto3's (through Beam's S3 client) and fastavro's functions first,
 then imports or runs beamcrawl, and compares by identity.
@@ -8,6 +10,7 @@ then imports or runs beamcrawl, and compares by identity.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -172,3 +175,33 @@ def test_beamcrawl_a_command_that_runs_no_pipeline_does_not_import_beam(tmp_path
         check=True,
     )
     assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+DEPENDENCY_NOTICE = re.compile(r"\b\w*Warning: |apitools not found")
+"""A warning's line as Python prints it (``FutureWarning: ...``), or Beam's log."""
+
+
+def test_beamcrawl_importing_it_leaves_warnings_and_logging_as_they_were(tmp_path):
+    # a plain interpreter (no -W): Google's clients warn when Beam is imported
+    script = textwrap.dedent(
+        """
+        import json, logging, warnings
+        warnings.filterwarnings("error", category=UserWarning, module="mine")
+        root = logging.getLogger()
+        before = (list(warnings.filters), list(root.handlers), list(root.filters))
+        import beamcrawl
+        import apache_beam  # the user's own, after beamcrawl: cached, quiet
+        after = (list(warnings.filters), list(root.handlers), list(root.filters))
+        print(json.dumps({"same": before == after, "count": len(before[0])}))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(done.stdout.strip().splitlines()[-1])["same"] is True
+    assert not DEPENDENCY_NOTICE.search(done.stderr), done.stderr[-3000:]
+    assert done.stderr == ""

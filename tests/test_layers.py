@@ -10,8 +10,8 @@ ones included), so a rule holds whether or not a module is imported:
 - ``pipelines/transforms`` imports no command module, except the debts
   listed in ``TRANSFORM_DEBTS`` (each uses only a command's transforms and
   constants, never its command line, which is checked);
-- ``beamcrawl/__init__.py`` imports only what it re-exports (and, for
-  now, ``beamcrawl._quiet``, imported for its side effect: see
+- ``beamcrawl/__init__.py`` imports only what it re-exports (and
+  ``beamcrawl._quiet``, whose context manager its imports run in: see
   ``BEAMCRAWL_DEBTS``).
 """
 
@@ -44,8 +44,8 @@ TRANSFORM_DEBTS = {
     ("pipelines.transforms.oneshot", "pipelines.parse"),
 }
 
-# Imported by beamcrawl/__init__.py for a side effect (a warnings filter
-# installed at import); an explicit opt-in call would pay this one off
+# Imported by beamcrawl/__init__.py for the context manager its imports run
+# in (Beam's import-time notices silenced; filters and logging then restored)
 BEAMCRAWL_DEBTS = {"_quiet"}
 
 

@@ -4,11 +4,15 @@
 order < ``-D name=value``) with typed getters that reject bad values with one
 line naming the property. Each job then takes a frozen config built from it
 (``UrlConfig.from_properties`` ...); transforms never see the raw map.
-Property names are read only in this package; ``-D`` and ``--conf`` come in
-through :func:`load_properties`. Library users hold one :class:`CrawlConfig`
+Property names are read only in this package, and every one is described in
+the registry (:mod:`crawllib.config.registry`); ``-D`` and ``--conf`` come in
+through :func:`load_properties`, which checks them for the command line
+(:mod:`crawllib.config.checks`; :func:`declare_properties` keeps your own
+code's properties from being warned about). Library users hold one :class:`CrawlConfig`
 and every transform takes it (:func:`step_config`).
 """
 
+from crawllib.config.checks import declare_properties
 from crawllib.config.crawl import CrawlConfig, step_config
 from crawllib.config.fetch import FetcherConfig, HttpConfig, RobotsConfig
 from crawllib.config.index import IndexConfig
@@ -50,6 +54,7 @@ __all__ = [
     "StatsConfig",
     "UpdateConfig",
     "UrlConfig",
+    "declare_properties",
     "load_properties",
     "parse_define",
     "plugin_active",

@@ -327,9 +327,7 @@ class FetcherConfig:
             urls=UrlConfig.from_properties(props),
             threads=threads,
             threads_per_queue=per_queue,
-            queue_mode=props.get_choice(
-                "fetcher.queue.mode", ["byHost", "byDomain", "byIP"]
-            ),
+            queue_mode=props.get_choice("fetcher.queue.mode"),
             server_delay_s=props.get_float("fetcher.server.delay"),
             server_min_delay_s=props.get_float("fetcher.server.min.delay"),
             max_crawl_delay_s=props.get_float("fetcher.max.crawl.delay"),

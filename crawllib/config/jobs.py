@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from crawllib.config.properties import Properties, bad_value, optional_int
+from crawllib.config.schema import OptionalNumber
 from crawllib.config.urls import PartitionConfig, UrlConfig
 from crawllib.errors import ConfigError
 from crawllib.status import CrawlStatus, crawl_status_from_label
@@ -147,8 +148,7 @@ class GenerateConfig:
             filter_urls=props.get_bool("generate.filter"),
             normalize=props.get_bool("generate.normalise"),
             max_count=props.get_int("generate.max.count"),
-            count_by_domain=props.get_choice("generate.count.mode", ["host", "domain"])
-            == "domain",
+            count_by_domain=props.get_choice("generate.count.mode") == "domain",
             update_crawldb=props.get_bool("generate.update.crawldb"),
             min_score=_optional_float(props, "generate.min.score"),
             min_interval_s=props.get_int("generate.min.interval"),
@@ -176,10 +176,8 @@ class GenerateConfig:
 
 
 def _optional_float(props: Properties, name: str) -> float | None:
-    raw = props.get_str(name)
-    if not raw or raw.lower() == "nan":
-        return None
-    return props.get_float(name)
+    """The property as a float; None when empty or NaN (Nutch's "off")."""
+    return props.parse(name, OptionalNumber())
 
 
 def _positive(props: Properties, name: str) -> int:

@@ -7,8 +7,8 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from crawllib.config.defaults import NUTCH_DEFAULTS
-from crawllib.config.properties import Properties, bad_value
+from crawllib.config.properties import Properties
+from crawllib.config.registry import DEFAULTS
 from crawllib.config.urls import UrlConfig, read_link_rules
 from crawllib.urls.linkrules import NUTCH_RULES, LinkRules
 
@@ -47,7 +47,7 @@ class HtmlConfig:
     form_use_action_set: bool = False
     ignore_tags: frozenset[str] = frozenset()
     line_separators: frozenset[str] = frozenset(
-        NUTCH_DEFAULTS["parser.html.line.separators"].split(",")
+        DEFAULTS["parser.html.line.separators"].split(",")
     )
     node_metadata_name: str = ""
 
@@ -163,8 +163,4 @@ class ParseConfig:
 
 
 def _signature(props: Properties) -> str:
-    raw = props.get_str("db.signature.class")
-    simple = raw.rsplit(".", 1)[-1]
-    if simple not in SIGNATURES:
-        raise bad_value("db.signature.class", raw, ", ".join(SIGNATURES))
-    return SIGNATURES[simple]
+    return SIGNATURES[props.get_class("db.signature.class")]

@@ -1,9 +1,12 @@
-"""Properties: Nutch defaults, site files, ``-D`` overrides, typed getters.
+"""Properties: defaults, site files, ``-D`` overrides, typed getters.
 
-:class:`Properties` is the resolved map (Nutch defaults < ``--conf`` files in
-order < ``-D name=value``) with typed getters that reject bad values with one
-line naming the property. Each job then takes a frozen config built from it
-(``UrlConfig.from_properties`` ...); transforms never see the raw map.
+:class:`Properties` is the resolved map (the registry's defaults, mostly
+Nutch's < ``--conf`` files in order < ``-D name=value``) with typed getters
+that reject bad values with one line naming the property; each getter
+parses with its :class:`~crawllib.config.schema.Kind`, the rule the check of
+given properties (:mod:`crawllib.config.checks`) uses too. Each job then
+takes a frozen config built from it (``UrlConfig.from_properties`` ...);
+transforms never see the raw map.
 
 Site files are Nutch's ``nutch-site.xml`` format (Hadoop ``<configuration>``
 with ``<property><name/><value/></property>``), so a Nutch user can bring
@@ -13,19 +16,36 @@ to another property, as in Hadoop.
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
+from typing import TypeVar
 
-from crawllib.config.defaults import NUTCH_DEFAULTS
+from crawllib.config import registry
+from crawllib.config.schema import (
+    BOOLEAN,
+    INTEGER,
+    NUMBER,
+    TEXT,
+    TEXT_LIST,
+    Choice,
+    ClassName,
+    ClassNames,
+    Kind,
+    OptionalInteger,
+    Pattern,
+)
+from crawllib.config.schema import bad_value as bad_value  # re-exported
 from crawllib.errors import ConfigError
 
+T = TypeVar("T")
+KindT = TypeVar("KindT", bound=Kind)  # type: ignore[type-arg]
+
 _VAR = re.compile(r"\$\{([^}$\s]+)\}")
-_TRUE = frozenset({"true", "yes", "1", "on"})
-_FALSE = frozenset({"false", "no", "0", "off"})
+DEFAULT_ORIGIN = "default"
+"""Where a property's value comes from when nobody set it."""
 MAX_EXPANSIONS = 1000
 """``${name}`` references expanded in one value, at most. A value whose
 references multiply (each naming the next one twice, twenty deep) would
@@ -33,23 +53,30 @@ otherwise grow exponentially: a configuration bomb."""
 
 
 class Properties(Mapping[str, str]):
-    """Nutch properties with defaults, read-only, with typed getters.
+    """Properties with defaults, read-only, with typed getters.
 
     Args:
-        overrides: values set on top of ``NUTCH_DEFAULTS``, in order of rising
-            precedence.
+        overrides: values set on top of the registry's defaults, in order of
+            rising precedence.
         conf_dirs: directories a relative resource file name (such as
             ``regex-urlfilter.txt``) is looked up in, before the bundled ones.
+        origins: where each layer of ``overrides`` comes from, for
+            :meth:`origin` (``--conf nutch-site.xml``, ``-D``); missing ones
+            are ``set``.
     """
 
     def __init__(
-        self, *overrides: Mapping[str, str], conf_dirs: Sequence[str] = ()
+        self,
+        *overrides: Mapping[str, str],
+        conf_dirs: Sequence[str] = (),
+        origins: Sequence[str] = (),
     ) -> None:
-        merged = dict(NUTCH_DEFAULTS)
-        self._set: set[str] = set()
-        for layer in overrides:
+        merged = dict(registry.DEFAULTS)
+        self._origin: dict[str, str] = {}
+        for index, layer in enumerate(overrides):
             merged.update(layer)
-            self._set.update(layer)
+            label = origins[index] if index < len(origins) else "set"
+            self._origin.update(dict.fromkeys(layer, label))
         self._values = merged
         self.conf_dirs = tuple(conf_dirs)
 
@@ -74,12 +101,24 @@ class Properties(Mapping[str, str]):
 
     def is_set(self, name: str) -> bool:
         """Whether a site file or ``-D`` set ``name`` (not just its default)."""
-        return name in self._set
+        return name in self._origin
 
-    def with_values(self, values: Mapping[str, str]) -> Properties:
-        """A copy with ``values`` set on top."""
+    def raw(self, name: str) -> str:
+        """The value as set, ``${...}`` references not expanded."""
+        return self._values[name]
+
+    def given(self) -> list[str]:
+        """The names set on top of the defaults, in name order."""
+        return sorted(self._origin)
+
+    def origin(self, name: str) -> str:
+        """Where ``name``'s value is from: ``default``, ``--conf FILE``, ``-D`` ..."""
+        return self._origin.get(name, DEFAULT_ORIGIN)
+
+    def with_values(self, values: Mapping[str, str], origin: str = "set") -> Properties:
+        """A copy with ``values`` set on top (their origin: ``origin``)."""
         copy = Properties(self._values, values, conf_dirs=self.conf_dirs)
-        copy._set = self._set | set(values)
+        copy._origin = {**self._origin, **dict.fromkeys(values, origin)}
         return copy
 
     def _expand(self, value: str, depth: int, budget: list[int]) -> str:
@@ -98,50 +137,50 @@ class Properties(Mapping[str, str]):
 
         return _VAR.sub(replace, value)
 
+    def parse(self, name: str, kind: Kind[T]) -> T:
+        """The value (stripped) read by ``kind``; raises ConfigError naming ``name``."""
+        return kind.parse(name, self[name].strip())
+
     def get_str(self, name: str) -> str:
         """The value, stripped."""
-        return self[name].strip()
+        return self.parse(name, TEXT)
 
     def get_int(self, name: str) -> int:
         """The value as an int; raises ConfigError naming the property."""
-        raw = self.get_str(name)
-        try:
-            return int(raw)
-        except ValueError:
-            raise bad_value(name, raw, "an integer") from None
+        return self.parse(name, INTEGER)
 
     def get_float(self, name: str) -> float:
         """The value as a finite float; raises ConfigError naming the property."""
-        raw = self.get_str(name)
-        try:
-            value = float(raw)
-        except ValueError:
-            raise bad_value(name, raw, "a number") from None
-        if math.isnan(value) or math.isinf(value):
-            raise bad_value(name, raw, "a finite number")
-        return value
+        return self.parse(name, NUMBER)
 
     def get_bool(self, name: str) -> bool:
         """The value as a boolean (true/false, yes/no, 1/0, on/off)."""
-        raw = self.get_str(name).lower()
-        if raw in _TRUE:
-            return True
-        if raw in _FALSE:
-            return False
-        raise bad_value(name, raw, "true or false")
+        return self.parse(name, BOOLEAN)
 
     def get_list(self, name: str) -> list[str]:
         """The value split on commas and whitespace, empty items dropped."""
-        return [item for item in re.split(r"[,\s]+", self.get_str(name)) if item]
+        return self.parse(name, TEXT_LIST)
 
-    def get_choice(self, name: str, allowed: Iterable[str]) -> str:
-        """The value, which must be one of ``allowed`` (compared ignoring case)."""
-        options = list(allowed)
-        raw = self.get_str(name)
-        for option in options:
-            if raw.lower() == option.lower():
-                return option
-        raise bad_value(name, raw, "one of " + ", ".join(options))
+    def get_choice(self, name: str, allowed: Iterable[str] | None = None) -> str:
+        """The value, one of ``allowed`` (compared ignoring case).
+
+        ``allowed`` defaults to the registered property's choices.
+        """
+        if allowed is None:
+            return self.parse(name, registered_kind(name, Choice))
+        return self.parse(name, Choice(values=tuple(allowed)))
+
+    def get_class(self, name: str) -> str:
+        """The simple name of the Nutch class the value names (a registered choice)."""
+        return self.parse(name, registered_kind(name, ClassName))
+
+    def get_classes(self, name: str) -> list[str]:
+        """The simple names of the Nutch classes the value lists (registered ones)."""
+        return self.parse(name, registered_kind(name, ClassNames))
+
+    def get_regex(self, name: str) -> re.Pattern[str]:
+        """The value as a compiled regex; raises ConfigError naming the property."""
+        return self.parse(name, Pattern())
 
     def read_resource(self, name: str) -> str:
         """The text of the resource file a property names (e.g. url filter rules).
@@ -168,12 +207,15 @@ class Properties(Mapping[str, str]):
 
 def optional_int(props: Properties, name: str) -> int | None:
     """The property as an int, or None when it is empty."""
-    return props.get_int(name) if props.get_str(name) else None
+    return props.parse(name, OptionalInteger())
 
 
-def bad_value(name: str, raw: str, allowed: str) -> ConfigError:
-    """The one-line error for a property value: its name, value and what is allowed."""
-    return ConfigError(f"property {name}={raw!r} is invalid: expected {allowed}")
+def registered_kind(name: str, cls: type[KindT]) -> KindT:
+    """The registered kind of property ``name``, which must be a ``cls``."""
+    prop = registry.lookup(name)
+    if prop is None or not isinstance(prop.kind, cls):
+        raise KeyError(f"property {name} is not registered as a {cls.__name__}")
+    return prop.kind
 
 
 def parse_define(text: str) -> tuple[str, str]:
@@ -228,13 +270,27 @@ def _parse_key_values(text: str, path: str) -> dict[str, str]:
 
 
 def load_properties(
-    conf_files: Sequence[str] = (), defines: Sequence[str] = ()
+    conf_files: Sequence[str] = (), defines: Sequence[str] = (), *, check: bool = False
 ) -> Properties:
-    """Nutch defaults, then each ``--conf`` file in order, then ``-D`` values."""
+    """Defaults, then each ``--conf`` file in order, then ``-D`` values.
+
+    Args:
+        conf_files: site files, in order of rising precedence.
+        defines: ``name=value`` texts of ``-D``.
+        check: check every property given, as the command line does
+            (:func:`crawllib.config.checks.check_given`): a bad value of a
+            registered one is a ConfigError, an unknown name one warning.
+    """
     layers = [read_site_file(path) for path in conf_files]
     layers.append(dict(parse_define(text) for text in defines))
     conf_dirs = [os.path.dirname(os.path.abspath(path)) for path in conf_files]
-    return Properties(*layers, conf_dirs=conf_dirs)
+    origins = [f"--conf {path}" for path in conf_files] + ["-D"]
+    props = Properties(*layers, conf_dirs=conf_dirs, origins=origins)
+    if check:
+        from crawllib.config.checks import check_given
+
+        check_given(props)
+    return props
 
 
 def plugin_active(props: Properties, plugin_id: str) -> bool:
@@ -243,17 +299,7 @@ def plugin_active(props: Properties, plugin_id: str) -> bool:
     Its id must match ``plugin.includes`` (a regex, matched whole) and not
     ``plugin.excludes`` (empty: nothing is excluded).
     """
-    if not _fullmatch(props, "plugin.includes", plugin_id):
+    if props.get_regex("plugin.includes").fullmatch(plugin_id) is None:
         return False
-    return not (
-        props.get_str("plugin.excludes")
-        and _fullmatch(props, "plugin.excludes", plugin_id)
-    )
-
-
-def _fullmatch(props: Properties, name: str, plugin_id: str) -> bool:
-    pattern = props.get_str(name)
-    try:
-        return re.fullmatch(pattern, plugin_id) is not None
-    except re.error as exc:
-        raise bad_value(name, pattern, f"a valid regex ({exc})") from exc
+    excludes = props.get_str("plugin.excludes")
+    return not (excludes and props.get_regex("plugin.excludes").fullmatch(plugin_id))

@@ -19,20 +19,13 @@ from dataclasses import dataclass
 
 from crawllib.config.fetch import HttpConfig, RobotsConfig
 from crawllib.config.properties import Properties, bad_value, optional_int
+from crawllib.config.registry import DEFAULTS
 from crawllib.config.urls import UrlConfig
 
 SITEMAP_DEFAULTS: dict[str, str] = {
-    "sitemap.strict.parsing": "true",
-    "sitemap.url.filter": "true",
-    "sitemap.url.normalize": "true",
-    "sitemap.url.default.sitemap.xml": "true",
-    "sitemap.url.overwrite.existing": "false",
-    "sitemap.redir.max": "3",
-    "sitemap.size.max": "52428800",
-    "sitemap.urls.max": "50000",  # beamcrawl: crawler-commons' constant
-    "sitemap.index.max.depth": "3",  # beamcrawl: Nutch has no limit
+    name: default for name, default in DEFAULTS.items() if name.startswith("sitemap.")
 }
-"""Defaults of the sitemap properties (Nutch's are in its code, not nutch-default)."""
+"""Defaults of the sitemap properties (the registry's; Nutch's are in its code)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crawllib.config.properties import Properties, bad_value
+from crawllib.config.properties import Properties
 from crawllib.config.urls import UrlConfig
 
 SCHEDULES = {"DefaultFetchSchedule": "default", "AdaptiveFetchSchedule": "adaptive"}
@@ -37,10 +37,7 @@ class ScheduleConfig:
     @classmethod
     def from_properties(cls, props: Properties) -> ScheduleConfig:
         """Read ``db.fetch.schedule.*`` and the interval properties."""
-        raw = props.get_str("db.fetch.schedule.class")
-        simple = raw.rsplit(".", 1)[-1]
-        if simple not in SCHEDULES:
-            raise bad_value("db.fetch.schedule.class", raw, ", ".join(SCHEDULES))
+        simple = props.get_class("db.fetch.schedule.class")
         prefix = "db.fetch.schedule.adaptive."
         return cls(
             kind=SCHEDULES[simple],

@@ -4,21 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from crawllib.config.catalog import urls as catalog_urls
 from crawllib.config.plugins import NUTCH_URL_CLASSES, check_plugin_includes
 from crawllib.config.properties import Properties, bad_value, plugin_active
 from crawllib.urls.linkrules import LinkRules
 
-NORMALIZER_SCOPES = (
-    "default",
-    "partition",
-    "generate_host_count",
-    "fetcher",
-    "crawldb",
-    "linkdb",
-    "inject",
-    "outlink",
-    "indexer",
-)
+NORMALIZER_SCOPES = catalog_urls.NORMALIZER_SCOPES
+"""Where URLs are normalized; each may have its own regex-normalize file."""
 
 URL_FILTERS = ("validator", "prefix", "suffix", "domain", "domaindenylist", "regex")
 """beamcrawl's URL filters (``urlfilter-<name>``), in the order they run when
@@ -97,7 +89,7 @@ class UrlConfig:
             )
             for scope in NORMALIZER_SCOPES:
                 key = f"urlnormalizer.regex.file.{scope}"
-                if props.get(key, "").strip():
+                if props.get_str(key):
                     text = _read_file(props, key, f"regex-normalize.{scope}", origins)
                     by_scope.append((scope, text))
         filters = _active_filters(props)
@@ -105,9 +97,7 @@ class UrlConfig:
         return cls(
             normalizers=normalizers,
             loop_count=loop_count,
-            host_idn=props.get_choice(
-                "urlnormalizer.basic.host.idn", ["", "toAscii", "toUnicode"]
-            ),
+            host_idn=props.get_choice("urlnormalizer.basic.host.idn"),
             idna2008=props.get_bool("urlnormalizer.basic.host.idna2008"),
             trim_trailing_dot=props.get_bool(
                 "urlnormalizer.basic.host.trim-trailing-dot"
@@ -157,11 +147,9 @@ def _active_normalizers(props: Properties) -> tuple[str, ...]:
     and is dropped.
     """
     order: list[str] = []
-    for class_name in props.get_list("urlnormalizer.order"):
-        plugin = _plugin_of_class(
-            "urlnormalizer.order", class_name, "URL normalizer", "urlnormalizer-"
-        )
-        name = plugin.removeprefix("urlnormalizer-")
+    for class_name in props.get_classes("urlnormalizer.order"):
+        name = NUTCH_URL_CLASSES[class_name].removeprefix("urlnormalizer-")
+        plugin = f"urlnormalizer-{name}"
         if plugin_active(props, plugin) and name not in order:
             order.append(name)
     order += [
@@ -179,33 +167,18 @@ def _active_filters(props: Properties) -> tuple[str, ...]:
     filters it names run, in its order; a named filter whose plugin is not
     active is skipped.
     """
-    class_names = props.get_list("urlfilter.order")
+    class_names = props.get_classes("urlfilter.order")
     if not class_names:
         return tuple(
             name for name in URL_FILTERS if plugin_active(props, f"urlfilter-{name}")
         )
     order: list[str] = []
     for class_name in class_names:
-        plugin = _plugin_of_class(
-            "urlfilter.order", class_name, "URL filter", "urlfilter-"
-        )
+        plugin = NUTCH_URL_CLASSES[class_name]
         name = plugin.removeprefix("urlfilter-")
         if plugin_active(props, plugin) and name not in order:
             order.append(name)
     return tuple(order)
-
-
-def _plugin_of_class(prop: str, class_name: str, kind: str, prefix: str) -> str:
-    """The plugin id of a Nutch URL filter or normalizer class (simple name or full)."""
-    plugin = NUTCH_URL_CLASSES.get(class_name.rsplit(".", 1)[-1], "")
-    if not plugin.startswith(prefix):
-        known = sorted(
-            name for name, pid in NUTCH_URL_CLASSES.items() if pid.startswith(prefix)
-        )
-        raise bad_value(
-            prop, class_name, f"{kind} classes of Nutch: {', '.join(known)}"
-        )
-    return plugin
 
 
 def _filter_rules(props: Properties, name: str, origins: list[tuple[str, str]]) -> str:
@@ -239,7 +212,7 @@ class PartitionConfig:
     def from_properties(cls, props: Properties) -> PartitionConfig:
         """Read and check the partition mode (byHost, byDomain or byIP) and seed."""
         return cls(
-            mode=props.get_choice("partition.url.mode", ["byHost", "byDomain", "byIP"]),
+            mode=props.get_choice("partition.url.mode"),
             seed=props.get_int("partition.url.seed"),
         )
 
@@ -249,9 +222,6 @@ def read_link_rules(props: Properties) -> LinkRules:
     return LinkRules(
         ignore_external=props.get_bool("db.ignore.external.links"),
         ignore_internal=props.get_bool("db.ignore.internal.links"),
-        by_domain=props.get_choice(
-            "db.ignore.external.links.mode", ["byHost", "byDomain"]
-        )
-        == "byDomain",
+        by_domain=props.get_choice("db.ignore.external.links.mode") == "byDomain",
         also_redirects=props.get_bool("db.ignore.also.redirects"),
     )

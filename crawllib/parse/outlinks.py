@@ -26,6 +26,7 @@ import sys
 from collections.abc import Iterable
 
 from crawllib.config import ParseConfig
+from crawllib.logonce import warn_first
 from crawllib.parse import Outlink
 from crawllib.urls.cleaner import UrlCleaner
 from crawllib.urls.linkkind import KINDS, LinkClassifier
@@ -66,7 +67,6 @@ class OutlinkFilter:
         self._keeps_all = type(policy) is NutchLinkPolicy and policy.keeps_all
         self._tally = [0] * len(_TALLY_NAMES)
         self._hosts: dict[str, str | None] = {}
-        self._logged_error = False
 
     def keep(self, page_url: str, outlinks: Iterable[Outlink]) -> dict[str, str | None]:
         """The kept targets of ``page_url``'s outlinks, mapped to their anchors."""
@@ -153,16 +153,15 @@ class OutlinkFilter:
             raise TypeError(f"decide gave a {type(decided).__name__}, not a URL")
         except Exception as exc:  # noqa: BLE001 - the user's policy must not fail the parse
             self._tally[_ERRORS] += 1
-            if not self._logged_error:
-                self._logged_error = True
-                _LOG.warning(
-                    "link policy %r failed on %s (the link is dropped; "
-                    "Links/policy_errors counts every failure): %s: %s",
-                    self._policy,
-                    link.url,
-                    type(exc).__name__,
-                    exc,
-                )
+            warn_first(
+                _LOG,
+                POLICY_ERRORS,
+                "link policy %r failed on %s (the link is dropped)",
+                self._policy,
+                link.url,
+                cause=exc,
+                counter=f"Links/{POLICY_ERRORS}",
+            )
             return None
 
     def take_counts(self) -> dict[str, int]:

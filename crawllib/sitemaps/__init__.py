@@ -9,6 +9,8 @@
 - :mod:`~crawllib.sitemaps.dates`: ``lastmod`` and ``pubDate`` to epoch ms;
 - :mod:`~crawllib.sitemaps.walker`: fetching them (robots.txt, politeness,
   redirects, nested indexes, zones);
+- :mod:`~crawllib.sitemaps.sitemapurls`: checking a sitemap's own URL (as if
+  not gzipped: ``sitemap.xml.gz`` is read under the default rules);
 - :mod:`~crawllib.sitemaps.records`: entries to crawldb records and the merge.
 """
 

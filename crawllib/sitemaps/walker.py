@@ -6,7 +6,10 @@ parses it (:mod:`crawllib.sitemaps.formats`) and yields each listed URL that
 passes the normalizers and filters, or walks the sitemaps an index lists,
 down to ``sitemap.index.max.depth``. :meth:`SitemapWalker.from_root` does
 ``generateSitemapsFromHostname``: the ``Sitemap:`` lines of a host's
-robots.txt, or its ``/sitemap.xml`` when there are none.
+robots.txt, or its ``/sitemap.xml`` when there are none. A sitemap's own
+URL is filtered as if it were not gzipped (``sitemap.xml.gz`` as
+``sitemap.xml``, :mod:`crawllib.sitemaps.sitemapurls`): unlike Nutch,
+whose default rules drop every ``.gz`` URL.
 
 beamcrawl adds what the fetcher does and Nutch's sitemap job does not: a
 sitemap robots.txt disallows is not fetched, and requests to one host are
@@ -37,6 +40,7 @@ from crawllib.fetch.protocol.robots import (
     Unreachable,
     robots_key,
 )
+from crawllib.logonce import warn_first
 from crawllib.sitemaps.formats import (
     Kind,
     SitemapEntry,
@@ -44,6 +48,7 @@ from crawllib.sitemaps.formats import (
     TooLargeError,
     parse_sitemap,
 )
+from crawllib.sitemaps.sitemapurls import SitemapUrlCleaner
 from crawllib.status import ProtocolStatus
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.urls.zone import OPERATOR, Zone
@@ -126,13 +131,22 @@ class SitemapWalker:
             normalize=config.normalize,
             filter_urls=config.filter_urls,
         )
+        self._sitemap_cleaner = SitemapUrlCleaner(
+            config.urls, config.normalize, config.filter_urls
+        )
         self._next_visit: dict[str, float] = {}
         self._seen: set[str] = set()
-        self._logged: set[Count] = set()
 
     def clean(self, url: str) -> str | Rejection:
         """Nutch's ``filterNormalize`` (scope ``default``), as configured."""
         return self._cleaner.clean(url)
+
+    def clean_sitemap(self, url: str) -> str | Rejection:
+        """A sitemap's own URL, normalized and filtered as if not gzipped.
+
+        See :mod:`crawllib.sitemaps.sitemapurls`.
+        """
+        return self._sitemap_cleaner.clean(url)
 
     def from_root(self, root: str, zone: Zone = OPERATOR) -> Iterator[Outcome]:
         """The sitemaps a host's robots.txt lists (or ``/sitemap.xml``), walked.
@@ -149,7 +163,7 @@ class SitemapWalker:
             listed = [(root + "sitemap.xml", zone)]
         for sitemap, sitemap_zone in listed:
             yield Tally(Count.FROM_HOSTNAME.value)
-            url = self.clean(sitemap)
+            url = self.clean_sitemap(sitemap)
             if isinstance(url, Rejection):
                 yield Tally(Count.FILTERED_FROM_HOSTNAME.value)
             else:
@@ -200,7 +214,7 @@ class SitemapWalker:
         self, entries: tuple[SitemapEntry, ...], depth: int, zone: Zone
     ) -> _Walk:
         for entry in entries:
-            url = self.clean(entry.url)
+            url = self.clean_sitemap(entry.url)
             if isinstance(url, Rejection):
                 yield Tally(Count.FILTERED_FROM_INDEX.value)
             else:
@@ -229,7 +243,7 @@ class SitemapWalker:
             target = result.redirect_target
             if target is None or hops >= self._config.redirect_max:
                 break
-            cleaned = self.clean(target)
+            cleaned = self.clean_sitemap(target)
             if isinstance(cleaned, Rejection):
                 break  # Nutch: "get out!", and the fetch counts as failed
             url, hops, zone = cleaned, hops + 1, result.found_zone
@@ -282,11 +296,15 @@ class SitemapWalker:
         return self._config.server_delay_s
 
     def _count(self, count: Count, detail: str) -> Tally:
-        if count not in self._logged:
-            self._logged.add(count)
-            _LOG.warning(
-                "sitemap %s: %s (further ones only counted)", count.value, detail
-            )
+        """The tally of ``count``; the first of each in the process is logged."""
+        warn_first(
+            _LOG,
+            count.value,
+            "sitemap %s: %s",
+            count.value,
+            detail,
+            counter=f"Sitemap/{count.value}",
+        )
         return Tally(count.value)
 
 

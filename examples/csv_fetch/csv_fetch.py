@@ -24,10 +24,10 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 
+import beamcrawl as bc  # before Beam: Beam is then imported without notices
+
 import apache_beam as beam
 from apache_beam.options.pipeline_options import PipelineOptions
-
-import beamcrawl as bc
 
 DEFAULTS = ("http.agent.name=csvbot", "fetcher.server.delay=0.1")
 

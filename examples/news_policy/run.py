@@ -22,11 +22,11 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import beamcrawl as bc  # before Beam: Beam is then imported without notices
+
 import apache_beam as beam
 from apache_beam.metrics.metric import MetricsFilter
 from apache_beam.options.pipeline_options import PipelineOptions
-
-import beamcrawl as bc
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # policy.py, newssite.py

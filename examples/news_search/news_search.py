@@ -28,12 +28,12 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import beamcrawl as bc  # before Beam: Beam is then imported without notices
+
 import apache_beam as beam
 from apache_beam.metrics.metric import MetricsFilter
 from apache_beam.options.pipeline_options import PipelineOptions
 from apache_beam.runners.runner import PipelineResult
-
-import beamcrawl as bc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # newssite.py
 import newssite

@@ -137,7 +137,7 @@ def parse_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:
     """
     ours, beam_flags = split_beam_flags(parser, argv)
     args = parser.parse_args(ours)
-    properties = load_properties(args.conf_files, args.defines)
+    properties = load_properties(args.conf_files, args.defines, check=True)
     job = JobArgs(
         args=args,
         beam_flags=tuple(beam_flags),

@@ -26,6 +26,7 @@ from crawllib.config import (
     ParseConfig,
 )
 from crawllib.fetch import oneshot
+from crawllib.logonce import warn_first
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.urls.partition import UrlPartitioner
@@ -129,7 +130,15 @@ class _CleanFn(beam.DoFn):
 
     def _reject(self, what: str, why: str) -> None:
         self.rejected.inc()
-        _LOG.warning("FetchUrls: %s dropped: %s", what, why)
+        warn_first(
+            _LOG,
+            "urls_rejected",
+            "FetchUrls: %s dropped",
+            what,
+            cause=why,
+            counter=f"{NAMESPACE}/urls_rejected",
+            limit=5,
+        )
 
 
 class _ToFetchListFn(beam.DoFn):

@@ -23,6 +23,7 @@ from crawllib.fetch.outcome import (
     page_error,
     processor_outputs,
 )
+from crawllib.logonce import warn_first
 from crawllib.webpage import WebPage
 
 _LOG = logging.getLogger(__name__)
@@ -94,11 +95,13 @@ class _ProcessFn(beam.DoFn):
             outputs = processor_outputs(self._processor, page)
         except Exception as exc:  # noqa: BLE001 - the user's code: any error, one page
             self.errors.inc()
-            _LOG.warning(
-                "page processor failed on %s: %s: %s",
+            warn_first(
+                _LOG,
+                "errors",
+                "page processor failed on %s",
                 page["url"],
-                type(exc).__name__,
-                exc,
+                cause=f"{type(exc).__name__}: {exc}",
+                counter=f"{NAMESPACE}/errors",
             )
             return
         yield from outputs

@@ -41,9 +41,9 @@ from apache_beam.options.pipeline_options import PipelineOptions
 from crawllib.errors import DryRunDone
 from pipelines.cli import main
 from pipelines.demo import DemoSite
-from pipelines.inject import ReadSeeds
 from pipelines.parse import _ParseFn
 from pipelines.runtime import dryrun, gcpauth
+from pipelines.transforms.seedfiles import ReadSeeds
 from tests import dataflowjobs
 from tests.objectstores import Store, StoreServer
 

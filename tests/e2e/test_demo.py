@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from pipelines.cli import main
+from tests.test_import_effects import DEPENDENCY_NOTICE
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 HIDE_CURSOR, SHOW_CURSOR = "\x1b[?25l", "\x1b[?25h"
@@ -184,3 +185,10 @@ def test_the_next_commands_it_suggests_work(on_pipe, capsys):
     hits = capsys.readouterr().out
     assert "Harbour Lighthouse Society" in hits
     assert list((crawl_dir / "warc").glob("*.warc.gz"))
+
+
+def test_a_plain_run_prints_no_dependency_warning(on_pipe):
+    # no FutureWarning from Google's clients, no "apitools not found" from Beam
+    _, code, _, err = on_pipe
+    assert code == 0, err[-2000:]
+    assert not DEPENDENCY_NOTICE.search(err), err[-3000:]

@@ -18,6 +18,7 @@ import pytest
 
 from examples import newssite
 from tests.avrofiles import read_pages
+from tests.test_import_effects import DEPENDENCY_NOTICE
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -38,6 +39,8 @@ def _run(command, timeout_s=180):
         command, cwd=ROOT, capture_output=True, text=True, timeout=timeout_s
     )
     assert done.returncode == 0, done.stderr[-3000:]
+    # no dependency's FutureWarning or "apitools not found" on a plain run
+    assert not DEPENDENCY_NOTICE.search(done.stderr), done.stderr[-3000:]
     return done.stdout, done.stderr
 
 

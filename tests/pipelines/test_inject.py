@@ -6,8 +6,9 @@ from apache_beam.testing.util import assert_that, equal_to
 from crawllib.config import InjectConfig, UrlConfig, load_properties
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
-from pipelines.inject import Inject, MergeIntoCrawlDb, ReadSeeds, list_seed_files
+from pipelines.inject import Inject, MergeIntoCrawlDb, list_seed_files
 from pipelines.runtime.options import counters
+from pipelines.transforms.seedfiles import ReadSeeds
 
 NOW_MS = 1_700_000_000_000
 CONFIG = InjectConfig.from_properties(load_properties())

@@ -27,6 +27,8 @@ import brotli  # type: ignore[import-untyped]
 import urllib3
 import zstandard
 
+from crawllib.logonce import innermost
+
 _READ_SIZE = 64 * 1024  # bytes asked of the socket, or of a decoder below, per read
 _STEP = 256 * 1024  # decoded bytes asked per read when there is no limit
 _MAX_MESSAGE = 300
@@ -41,27 +43,13 @@ MAX_CODINGS = 5
 
 def describe_error(exc: BaseException) -> str:
     """``Outer: Innermost: text`` for an exception and its deepest cause."""
-    inner = exc
-    seen = {id(exc)}
-    while (cause := _cause(inner)) is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        inner = cause
+    inner = innermost(exc)
     message = type(exc).__name__
     if inner is not exc:
         message += f": {type(inner).__name__}"
     if text := str(inner):
         message += f": {text}"
     return message[:_MAX_MESSAGE]
-
-
-def _cause(exc: BaseException) -> BaseException | None:
-    reason = getattr(exc, "reason", None)  # urllib3's MaxRetryError
-    if isinstance(reason, BaseException):
-        return reason
-    for arg in exc.args:  # requests and ProtocolError wrap the cause in args
-        if isinstance(arg, BaseException):
-            return arg
-    return exc.__cause__ or exc.__context__
 
 
 def content_codings(header: str | None) -> tuple[str, ...]:

@@ -115,7 +115,10 @@ def test_an_exception_loses_one_pages_outputs_and_the_job_goes_on(pipeline, capl
     }
     assert [
         r.getMessage() for r in caplog.records if "processor" in r.getMessage()
-    ] == ["page processor failed on http://a/gone: ValueError: cannot handle this one"]
+    ] == [
+        "page processor failed on http://a/gone: ValueError: cannot handle this one"
+        " (further ones only counted as PageProcessor/errors)"
+    ]
 
 
 def test_anything_else_is_refused():
