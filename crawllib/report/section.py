@@ -6,11 +6,14 @@ import collections
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from crawllib.report.svg import Chart, Series
+from crawllib.report.svg import PALETTE, Chart, Series
 
 STATUS_COLORS = {
     "SUCCESS": "#59a14f",
     "status_fetched": "#59a14f",
+    "db_fetched": "#59a14f",
+    "db_unfetched": "#bab0ac",
+    "db_gone": "#e15759",
     "status_unfetched": "#bab0ac",
     "NOTFOUND": "#e15759",
     "status_gone": "#e15759",
@@ -34,11 +37,21 @@ class Section:
 def series_of(
     names: Sequence[str], value: Callable[[str, int], float], count: int
 ) -> tuple[Series, ...]:
-    """One series per name, its values by category index."""
+    """One series per name, its values by category index, each its own colour.
+
+    A name in :data:`STATUS_COLORS` keeps its colour; the others take the
+    palette's in order, skipping the colours already taken.
+    """
+    taken = {STATUS_COLORS[name] for name in names if name in STATUS_COLORS}
+    spare = iter([c for c in PALETTE if c not in taken] or list(PALETTE))
+    colors = {}
+    for name in names:
+        if name in STATUS_COLORS:
+            colors[name] = STATUS_COLORS[name]
+        else:
+            colors[name] = next(spare, None) or PALETTE[len(colors) % len(PALETTE)]
     return tuple(
-        Series(
-            name, tuple(value(name, i) for i in range(count)), STATUS_COLORS.get(name)
-        )
+        Series(name, tuple(value(name, i) for i in range(count)), colors[name])
         for name in names
     )
 

@@ -70,3 +70,12 @@ def test_numbers():
         0.05,
     ]
     assert (format_value(3.0), format_value(0.123456)) == ("3", "0.123")
+
+
+def test_series_colours_differ_when_fixed_ones_are_taken():
+    from crawllib.report.section import series_of
+
+    names = ["status_fetched", "a", "b", "c", "d", "e"]
+    series = series_of(names, lambda name, i: 1.0, 1)
+
+    assert len({s.color for s in series}) == len(names)
