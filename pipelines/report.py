@@ -92,10 +92,13 @@ def execute(request: ReportRequest, job: Job) -> int:
     page = render_page(figures, crawl_dir, int(time.time() * 1000))
     _write(out, page.encode("utf-8"))
     seconds = time.monotonic() - started
-    print(f"report: {printable(out)} ({len(page) // 1024} KiB, {seconds:.1f} s)")
-    print(", ".join(f"{name}: {value}" for name, value in headline(figures)))
-    for note in figures.notes:
-        print(f"not shown: {printable(note)}")
+    lines = [
+        f"report: {printable(out)} ({len(page) // 1024} KiB, {seconds:.1f} s)",
+        ", ".join(f"{name}: {value}" for name, value in headline(figures)),
+        *(f"not shown: {printable(note)}" for note in figures.notes),
+    ]
+    sys.stdout.write("\n".join(lines) + "\n")  # one write: `| head -1` takes it whole
+    sys.stdout.flush()
     return 0
 
 
