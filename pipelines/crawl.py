@@ -41,6 +41,7 @@ from crawllib.config.fetch import checked_threads
 from crawllib.db.dedup import DedupConfig
 from crawllib.db.invertlinks import check_config as check_linkdb_config
 from crawllib.errors import ConfigError
+from crawllib.fetch import unfetched
 from pipelines import dedup, fetch, generate, inject, invertlinks, parse, updatedb
 from pipelines.dedup import DedupRequest
 from pipelines.fetch import FetchRequest
@@ -362,14 +363,14 @@ def _summary(
     updated: dict[str, int],
     started: float,
 ) -> str:
-    statuses = ", ".join(
-        f"{name}={count}"
-        for name, count in sorted(fetched.items())
-        if name.isupper() and name != "bytes_downloaded"
+    counts = unfetched.fetch_counts(
+        selected.get("GENERATED", 0),
+        {name: n for name, n in fetched.items() if name.isupper()},
+        fetched,
     )
     return (
-        f"crawl: round {round_number}: generated {selected.get('GENERATED', 0)}, "
-        f"fetched {statuses or 'nothing'}, new urls {updated.get('urls_added', 0)}, "
+        f"crawl: round {round_number}: {counts.line()}, "
+        f"new urls {updated.get('urls_added', 0)}, "
         f"{time.monotonic() - started:.1f} s"
     )
 

@@ -33,6 +33,7 @@ from crawllib.db.generate import PARTITION_MARKER
 from crawllib.fetch.fetch import Fetcher
 from crawllib.fetch.protocol.registry import Protocols
 from crawllib.fetch.protocol.robots import RobotsCache
+from crawllib.fetch.unfetched import REDIRECT_HOP_PREFIX, REDIRECT_HOPS
 from crawllib.status import protocol_status_label
 from crawllib.webpage import WebPage
 from pipelines import parse
@@ -71,7 +72,10 @@ class Fetch(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
     (``SUCCESS``, ``NOTFOUND``, ``ROBOTS_DENIED`` ...); namespace ``Fetcher``:
     ``bytes_downloaded`` and the items dropped unwritten
     (``hit_by_timelimit``, ``above_exception_threshold``,
-    ``robots_defer_visits_dropped``, ``dns_lookup_failed``).
+    ``robots_defer_visits_dropped``, ``dns_lookup_failed``), and the pages
+    of redirects followed within the fetch (``redirect_hops``, and by status
+    ``redirect_hop_SUCCESS`` ...): :mod:`crawllib.fetch.unfetched` adds
+    them up to the fetch list's size.
 
     Progress: on the ``fetch`` line of the process's board
     (``pipelines.runtime.progress``) when it is live, else in the fetcher's log lines.
@@ -122,6 +126,11 @@ class _FetchFn(beam.DoFn):
         Metrics.counter(NAMESPACE, "bytes_downloaded").inc(fetcher.stats.bytes)
         for reason, count in fetcher.stats.dropped.items():
             Metrics.counter(NAMESPACE, reason).inc(count)
+        hops = fetcher.stats.redirect_hops
+        if hops:
+            Metrics.counter(NAMESPACE, REDIRECT_HOPS).inc(sum(hops.values()))
+        for status_name, count in hops.items():
+            Metrics.counter(NAMESPACE, REDIRECT_HOP_PREFIX + status_name).inc(count)
 
     def teardown(self) -> None:
         self._protocols.close()

@@ -8,11 +8,14 @@ hands out results; ``fetcher.threads.fetch`` worker threads take items from
 robots.txt, fetch, and follow or record redirects. Items dropped without a
 fetch (time limit, too many exceptions on their queue, robots.txt deferred
 too often, DNS failure in byIP mode) are not written, as in Nutch: the
-crawldb keeps their old state. ``Fetcher.stats`` counts them.
+crawldb keeps their old state. ``Fetcher.stats`` counts them, and the pages
+of redirects followed within the fetch, which are written without being
+items of the list (:mod:`crawllib.fetch.unfetched` adds them up).
 
 Progress: every :data:`REPORT_EVERY_S` the fetcher logs a line of pages,
 bytes, pages/s, queues and, when the fetch list's size is given, the ETA
-(:mod:`crawllib.fetch.progress`); a caller with a live display passes
+(:mod:`crawllib.fetch.progress`), from the queues' politeness
+(:mod:`crawllib.fetch.eta`); a caller with a live display passes
 ``on_progress`` instead, which gets a :class:`~crawllib.fetch.progress.FetchSnapshot`
 every :data:`SHOW_EVERY_S` in place of the periodic lines. The last line is
 logged either way.
@@ -29,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from crawllib.config import FetcherConfig
+from crawllib.fetch import eta
 from crawllib.fetch.progress import FetchSnapshot, fetch_line
 from crawllib.fetch.protocol import FetchResult, Protocol
 from crawllib.fetch.protocol.robots import Defer, RobotRules, RobotsCache, Unreachable
@@ -61,6 +65,9 @@ class FetcherStats:
     """Fetch-list items written (redirect hops are pages, not items)."""
     dropped: collections.Counter[str] = field(default_factory=collections.Counter)
     """Items not written, by reason (Nutch's fetcher counter names)."""
+    redirect_hops: collections.Counter[str] = field(default_factory=collections.Counter)
+    """Pages of redirects followed within the fetch, by protocol status name:
+    written, but no fetch-list item of their own."""
 
 
 class Fetcher:
@@ -134,7 +141,8 @@ class Fetcher:
         try:
             while True:
                 self._feed(source)
-                self._check_time_limit(started)
+                if self._check_time_limit(started):
+                    self._drop_unread(source)
                 batch, done = self._take_output()
                 yield from batch
                 if done:
@@ -189,16 +197,26 @@ class Fetcher:
             return self._ips[host]
         return host
 
-    def _check_time_limit(self, started: float) -> None:
+    def _check_time_limit(self, started: float) -> bool:
+        """Drop what is queued once the time limit passed; True if it just did."""
         limit = self._config.time_limit_s
         if limit is None or self._clock() - started < limit:
-            return
+            return False
         with self._cond:
             if self._feeding or self._queues.queued:
                 dropped = self._queues.purge_all()
                 self.stats.dropped["hit_by_timelimit"] += len(dropped)
                 self._feeding = False
                 self._wake_all()
+                return True
+        return False
+
+    def _drop_unread(self, source: Iterator[WebPage]) -> None:
+        """Count the fetch list's items never read into a queue as dropped."""
+        unread = sum(1 for _ in source)
+        if unread:
+            with self._cond:
+                self.stats.dropped["hit_by_timelimit"] += unread
 
     def _take_output(self) -> tuple[list[WebPage], bool]:
         with self._cond:
@@ -227,15 +245,22 @@ class Fetcher:
         """The counts now; ``done`` counts dropped items as finished."""
         stats = self.stats
         with self._cond:
+            done = stats.done + sum(stats.dropped.values())
+            queues = self._queues
+            loads = queues.loads(self._clock())
+            if self._feeding and total is not None:
+                unread = total - done - queues.queued - queues.in_progress
+                loads = eta.with_unread(loads, unread)
             return FetchSnapshot(
                 pages=stats.pages,
                 bytes=stats.bytes,
-                done=stats.done + sum(stats.dropped.values()),
+                done=done,
                 total=total,
-                queues=sum(1 for _ in self._queues.busy_queues()),
-                queued=self._queues.queued,
-                active=self._queues.in_progress,
+                queues=len(loads),
+                queued=queues.queued,
+                active=queues.in_progress,
                 elapsed_s=elapsed_s,
+                eta_s=eta.polite_eta_s(loads, self._config.threads),
             )
 
     # -- the workers' side ----------------------------------------------------
@@ -358,6 +383,8 @@ class Fetcher:
             self.stats.pages += 1
             if item.redirects == 0:
                 self.stats.done += 1
+            else:
+                self.stats.redirect_hops[result.status.name] += 1
             self.stats.bytes += len(result.content or b"")
             self._out_ready.notify()
             if follow is not None:
