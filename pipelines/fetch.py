@@ -30,6 +30,7 @@ from crawllib.config import (
     step_config,
 )
 from crawllib.db.generate import PARTITION_MARKER
+from crawllib.fetch import plan
 from crawllib.fetch.fetch import Fetcher
 from crawllib.fetch.protocol.registry import Protocols
 from crawllib.fetch.protocol.robots import RobotsCache
@@ -117,7 +118,13 @@ class _FetchFn(beam.DoFn):
             self._robots,
             on_progress=progress.fetch_hook(),
         )
-        total = len(pages) if isinstance(pages, Sized) else None
+        total = None
+        if isinstance(pages, Sized):  # a list: it can be read twice
+            total = len(pages)
+            urls = (page["url"] for page in pages)
+            warning = plan.slow_queue_warning(plan.largest_queue(urls, self._config))
+            if warning is not None:
+                _LOG.warning("%s", warning)
         for page in fetcher.run(pages, total):
             status = page["protocolStatus"]
             code = status["code"] if status else 0

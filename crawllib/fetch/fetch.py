@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from crawllib.config import FetcherConfig
 from crawllib.fetch import eta
+from crawllib.fetch.plan import queue_key
 from crawllib.fetch.progress import FetchSnapshot, fetch_line
 from crawllib.fetch.protocol import FetchResult, Protocol
 from crawllib.fetch.protocol.robots import Defer, RobotRules, RobotsCache, Unreachable
@@ -44,7 +45,7 @@ from crawllib.fetch.records import (
 )
 from crawllib.fetch.redirects import RedirectTargets, choose_repr
 from crawllib.status import ProtocolStatus
-from crawllib.urls.domain import domain_of, host_of
+from crawllib.urls.domain import host_of
 from crawllib.urls.partition import resolve_ipv4
 from crawllib.urls.zone import Zone, zone_of
 from crawllib.webpage import WebPage
@@ -188,14 +189,12 @@ class Fetcher:
 
     def _queue_id(self, url: str) -> str | None:
         mode = self._config.queue_mode
-        host = host_of(url)
-        if mode == "byDomain":
-            return domain_of(url) or host
         if mode == "byIP":
+            host = host_of(url)
             if host not in self._ips:
                 self._ips[host] = self._resolve(host) if host else None
             return self._ips[host]
-        return host
+        return queue_key(url, mode)
 
     def _check_time_limit(self, started: float) -> bool:
         """Drop what is queued once the time limit passed; True if it just did."""
