@@ -204,7 +204,7 @@ class Fetcher:
         with self._cond:
             if self._feeding or self._queues.queued:
                 dropped = self._queues.purge_all()
-                self.stats.dropped["hit_by_timelimit"] += len(dropped)
+                self.stats.dropped["hit_by_timelimit"] += _listed(dropped)
                 self._feeding = False
                 self._wake_all()
                 return True
@@ -350,8 +350,8 @@ class Fetcher:
             queue.deferrals += 1
             self._queues.finish(item, now, asap=True)
             if queue.deferrals > robots.defer_retries:
-                dropped = 1 + len(self._queues.purge(item.queue_id))
-                self.stats.dropped["robots_defer_visits_dropped"] += dropped
+                dropped = [item, *self._queues.purge(item.queue_id)]
+                self.stats.dropped["robots_defer_visits_dropped"] += _listed(dropped)
             else:
                 self._queues.add(item, now, first=True)
                 self._queues.back_off(item.queue_id, now, robots.defer_delay_s)
@@ -425,7 +425,12 @@ class Fetcher:
         limit = config.max_exceptions_per_queue
         if 0 < limit <= queue.exceptions:
             dropped = self._queues.purge(queue_id)
-            self.stats.dropped["above_exception_threshold"] += len(dropped)
+            self.stats.dropped["above_exception_threshold"] += _listed(dropped)
         elif config.exception_delay_s > 0:
             delay = config.exception_delay_s * 2 ** (queue.exceptions - 1)
             self._queues.back_off(queue_id, now, delay)
+
+
+def _listed(items: list[FetchItem]) -> int:
+    """How many of ``items`` are fetch-list items (not redirect hops)."""
+    return sum(1 for item in items if item.redirects == 0)
