@@ -72,7 +72,7 @@ def slow_queue_warning(queue: LargestQueue | None) -> str | None:
         return None
     gentler = next((d for d in _GENTLER if d < queue.delay_s and _under(queue, d)), 0.0)
     return (
-        f"fetch: {queue.queue_id} has {queue.urls} URLs in this fetch list: at "
+        f"{queue.queue_id} has {queue.urls} URLs in this fetch list: at "
         f"{queue.delay_property}={queue.delay_s:g} s between its requests they "
         f"take at least {duration(queue.seconds)}; on your own site (only), "
         f"lower it with -D {queue.delay_property}={gentler:g}"

@@ -20,7 +20,7 @@ def test_a_long_queue_at_the_default_delay_is_warned_of_with_the_way_out():
     assert (queue.queue_id, queue.urls, queue.delay_s) == ("www.example.org", 36, 5.0)
     assert queue.seconds == 35 * 5.0
     assert slow_queue_warning(queue) == (
-        "fetch: www.example.org has 36 URLs in this fetch list: at "
+        "www.example.org has 36 URLs in this fetch list: at "
         "fetcher.server.delay=5 s between its requests they take at least 2:55; "
         "on your own site (only), lower it with -D fetcher.server.delay=1"
     )
