@@ -29,10 +29,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 
 from crawllib.config import FetcherConfig
-from crawllib.fetch import eta
 from crawllib.fetch.plan import queue_key
 from crawllib.fetch.progress import FetchSnapshot, fetch_line
 from crawllib.fetch.protocol import FetchResult, Protocol
@@ -44,6 +42,7 @@ from crawllib.fetch.records import (
     with_redirect_recorded,
 )
 from crawllib.fetch.redirects import RedirectTargets, choose_repr
+from crawllib.fetch.stats import FetcherStats, take_snapshot
 from crawllib.status import ProtocolStatus
 from crawllib.urls.domain import host_of
 from crawllib.urls.partition import resolve_ipv4
@@ -54,21 +53,6 @@ _LOG = logging.getLogger(__name__)
 REPORT_EVERY_S = 5.0
 SHOW_EVERY_S = 0.25
 """How often ``on_progress`` gets a snapshot (at most; the caller wakes each 1 s)."""
-
-
-@dataclass
-class FetcherStats:
-    """What a fetch run did, for counters and the progress line."""
-
-    pages: int = 0
-    bytes: int = 0
-    done: int = 0
-    """Fetch-list items written (redirect hops are pages, not items)."""
-    dropped: collections.Counter[str] = field(default_factory=collections.Counter)
-    """Items not written, by reason (Nutch's fetcher counter names)."""
-    redirect_hops: collections.Counter[str] = field(default_factory=collections.Counter)
-    """Pages of redirects followed within the fetch, by protocol status name:
-    written, but no fetch-list item of their own."""
 
 
 class Fetcher:
@@ -142,8 +126,7 @@ class Fetcher:
         try:
             while True:
                 self._feed(source)
-                if self._check_time_limit(started):
-                    self._drop_unread(source)
+                self._check_time_limit(started, source)
                 batch, done = self._take_output()
                 yield from batch
                 if done:
@@ -196,26 +179,18 @@ class Fetcher:
             return self._ips[host]
         return queue_key(url, mode)
 
-    def _check_time_limit(self, started: float) -> bool:
-        """Drop what is queued once the time limit passed; True if it just did."""
+    def _check_time_limit(self, started: float, source: Iterator[WebPage]) -> None:
+        """Once the time limit passed, drop what is queued and what is unread."""
         limit = self._config.time_limit_s
         if limit is None or self._clock() - started < limit:
-            return False
+            return
         with self._cond:
             if self._feeding or self._queues.queued:
-                dropped = self._queues.purge_all()
-                self.stats.dropped["hit_by_timelimit"] += _listed(dropped)
+                self.stats.drop("hit_by_timelimit", self._queues.purge_all())
+                if self._feeding:  # a list's rest is read without a fetch
+                    self.stats.dropped["hit_by_timelimit"] += sum(1 for _ in source)
                 self._feeding = False
                 self._wake_all()
-                return True
-        return False
-
-    def _drop_unread(self, source: Iterator[WebPage]) -> None:
-        """Count the fetch list's items never read into a queue as dropped."""
-        unread = sum(1 for _ in source)
-        if unread:
-            with self._cond:
-                self.stats.dropped["hit_by_timelimit"] += unread
 
     def _take_output(self) -> tuple[list[WebPage], bool]:
         with self._cond:
@@ -242,24 +217,15 @@ class Fetcher:
 
     def snapshot(self, elapsed_s: float, total: int | None = None) -> FetchSnapshot:
         """The counts now; ``done`` counts dropped items as finished."""
-        stats = self.stats
         with self._cond:
-            done = stats.done + sum(stats.dropped.values())
-            queues = self._queues
-            loads = queues.loads(self._clock())
-            if self._feeding and total is not None:
-                unread = total - done - queues.queued - queues.in_progress
-                loads = eta.with_unread(loads, unread)
-            return FetchSnapshot(
-                pages=stats.pages,
-                bytes=stats.bytes,
-                done=done,
-                total=total,
-                queues=len(loads),
-                queued=queues.queued,
-                active=queues.in_progress,
-                elapsed_s=elapsed_s,
-                eta_s=eta.polite_eta_s(loads, self._config.threads),
+            return take_snapshot(
+                self.stats,
+                self._queues,
+                self._clock(),
+                elapsed_s,
+                total,
+                self._feeding,
+                self._config.threads,
             )
 
     # -- the workers' side ----------------------------------------------------
@@ -351,7 +317,7 @@ class Fetcher:
             self._queues.finish(item, now, asap=True)
             if queue.deferrals > robots.defer_retries:
                 dropped = [item, *self._queues.purge(item.queue_id)]
-                self.stats.dropped["robots_defer_visits_dropped"] += _listed(dropped)
+                self.stats.drop("robots_defer_visits_dropped", dropped)
             else:
                 self._queues.add(item, now, first=True)
                 self._queues.back_off(item.queue_id, now, robots.defer_delay_s)
@@ -425,12 +391,7 @@ class Fetcher:
         limit = config.max_exceptions_per_queue
         if 0 < limit <= queue.exceptions:
             dropped = self._queues.purge(queue_id)
-            self.stats.dropped["above_exception_threshold"] += _listed(dropped)
+            self.stats.drop("above_exception_threshold", dropped)
         elif config.exception_delay_s > 0:
             delay = config.exception_delay_s * 2 ** (queue.exceptions - 1)
             self._queues.back_off(queue_id, now, delay)
-
-
-def _listed(items: list[FetchItem]) -> int:
-    """How many of ``items`` are fetch-list items (not redirect hops)."""
-    return sum(1 for item in items if item.redirects == 0)
