@@ -11,21 +11,22 @@ say 0:21 where one delayed queue is left with 20 URLs at 5 s.
 The fetcher (:mod:`crawllib.fetch.fetch`) describes its queues as
 :class:`QueueLoad` and puts :func:`polite_eta_s` in its snapshot; URLs of
 the fetch list not yet read into queues are spread over the queues as
-those already read are (:func:`with_unread`). Plain arithmetic: no clock.
+those already read are (``unread``). Plain arithmetic: no clock. A fetch
+may have 10,000 queues, and a live display asks 4 times a second: a load is
+a tuple, and one pass over them does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class QueueLoad:
+class QueueLoad(NamedTuple):
     """What one queue (host, domain or IP) has left to do."""
 
     waiting: float
-    """URLs queued, not yet handed out (fractional after :func:`with_unread`)."""
+    """URLs queued, not yet handed out."""
     in_progress: int
     """URLs being fetched now."""
     delay_s: float
@@ -45,17 +46,33 @@ def queue_time_s(load: QueueLoad, default_fetch_s: float = 0.0) -> float:
     delay; each waiting URL then costs a fetch and, but for the last, a
     delay, shared by the queue's threads.
     """
-    fetch_s = default_fetch_s if load.fetch_s is None else load.fetch_s
-    threads = max(1, load.threads)
-    if load.waiting <= 0:
-        return fetch_s / 2 if load.in_progress else 0.0
-    if load.in_progress:
-        start_s = fetch_s / 2 + load.delay_s
+    waiting, in_progress, delay_s, fetch_s, threads, ready_in_s = load
+    return _queue_time_s(
+        waiting,
+        in_progress,
+        delay_s,
+        default_fetch_s if fetch_s is None else fetch_s,
+        threads,
+        ready_in_s,
+    )
+
+
+def _queue_time_s(
+    waiting: float,
+    in_progress: int,
+    delay_s: float,
+    fetch_s: float,
+    threads: int,
+    ready_in_s: float,
+) -> float:
+    if waiting <= 0:
+        return fetch_s / 2 if in_progress else 0.0
+    if in_progress:
+        start_s = fetch_s / 2 + delay_s
     else:
-        start_s = max(load.ready_in_s, 0.0)
-    slots = min(float(threads), max(load.waiting, 1.0))
-    work_s = load.waiting * fetch_s + max(load.waiting - 1, 0.0) * load.delay_s
-    return start_s + work_s / slots
+        start_s = ready_in_s if ready_in_s > 0 else 0.0
+    slots = min(float(max(threads, 1)), max(waiting, 1.0))
+    return start_s + (waiting * fetch_s + max(waiting - 1, 0.0) * delay_s) / slots
 
 
 def mean_fetch_s(loads: Sequence[QueueLoad]) -> float:
@@ -64,38 +81,39 @@ def mean_fetch_s(loads: Sequence[QueueLoad]) -> float:
     return sum(known) / len(known) if known else 0.0
 
 
-def polite_eta_s(loads: Sequence[QueueLoad], threads: int) -> float:
+def polite_eta_s(loads: Sequence[QueueLoad], threads: int, unread: int = 0) -> float:
     """Seconds left: the slowest queue's time, at least the work over ``threads``.
 
     Args:
         loads: every queue with URLs waiting or in progress.
         threads: the fetcher's threads (``fetcher.threads.fetch``).
+        unread: URLs of the fetch list not read into the queues yet; they go
+            to the queues in the shares of the URLs waiting (a fetch list is
+            not sorted by host), or in equal shares when none waits.
     """
     if not loads:
         return 0.0
     default = mean_fetch_s(loads)
-    slowest = max(queue_time_s(load, default) for load in loads)
-    work = sum(
-        (load.waiting + load.in_progress / 2)
-        * (default if load.fetch_s is None else load.fetch_s)
-        for load in loads
-    )
+    scale, share = _spread(loads, unread)
+    slowest = work = 0.0
+    for waiting, in_progress, delay_s, fetch_s, per_queue, ready_in_s in loads:
+        if fetch_s is None:
+            fetch_s = default
+        waiting = waiting * scale + share
+        seconds = _queue_time_s(
+            waiting, in_progress, delay_s, fetch_s, per_queue, ready_in_s
+        )
+        if seconds > slowest:
+            slowest = seconds
+        work += (waiting + in_progress / 2) * fetch_s
     return max(slowest, work / max(1, threads))
 
 
-def with_unread(loads: Sequence[QueueLoad], unread: int) -> list[QueueLoad]:
-    """The loads with ``unread`` more URLs, spread as the waiting ones are.
-
-    The fetcher reads its fetch list into the queues a few hundred at a
-    time; the URLs not read yet most likely go to the queues in the same
-    shares (a fetch list is grouped by host only by partition). Without
-    waiting URLs to go by, each queue gets an equal share.
-    """
-    if unread <= 0 or not loads:
-        return list(loads)
+def _spread(loads: Sequence[QueueLoad], unread: int) -> tuple[float, float]:
+    """How ``unread`` URLs change each queue's waiting: (factor, share added)."""
+    if unread <= 0:
+        return 1.0, 0.0
     waiting = sum(load.waiting for load in loads)
     if waiting <= 0:
-        share = unread / len(loads)
-        return [replace(load, waiting=load.waiting + share) for load in loads]
-    scale = (waiting + unread) / waiting
-    return [replace(load, waiting=load.waiting * scale) for load in loads]
+        return 1.0, unread / len(loads)
+    return (waiting + unread) / waiting, 0.0

@@ -42,7 +42,7 @@ from crawllib.fetch.records import (
     with_redirect_recorded,
 )
 from crawllib.fetch.redirects import RedirectTargets, choose_repr
-from crawllib.fetch.stats import FetcherStats, take_snapshot
+from crawllib.fetch.stats import FetcherStats, Snapshots
 from crawllib.status import ProtocolStatus
 from crawllib.urls.domain import host_of
 from crawllib.urls.partition import resolve_ipv4
@@ -104,6 +104,7 @@ class Fetcher:
         self._feeding = True
         self._stopped = False
         self.stats = FetcherStats()
+        self._snapshots = Snapshots(config.threads)
 
     def run(
         self, pages: Iterable[WebPage], total: int | None = None
@@ -217,16 +218,17 @@ class Fetcher:
 
     def snapshot(self, elapsed_s: float, total: int | None = None) -> FetchSnapshot:
         """The counts now; ``done`` counts dropped items as finished."""
+        snapshots = self._snapshots
         with self._cond:
-            return take_snapshot(
+            taken = snapshots.take(
                 self.stats,
                 self._queues,
                 self._clock(),
                 elapsed_s,
                 total,
                 self._feeding,
-                self._config.threads,
             )
+        return snapshots.finish(taken)
 
     # -- the workers' side ----------------------------------------------------
 

@@ -193,14 +193,15 @@ class FetchQueues:
         """What each busy queue has left (:func:`crawllib.fetch.eta.polite_eta_s`)."""
         return [
             QueueLoad(
-                waiting=len(q.items),
-                in_progress=q.in_progress,
-                delay_s=q.delay_s,
-                fetch_s=q.fetch_s,
-                threads=q.max_threads,
-                ready_in_s=max(q.next_fetch_s - now_s, 0.0),
+                len(q.items),
+                q.in_progress,
+                q.delay_s,
+                q.fetch_s,
+                q.max_threads,
+                q.next_fetch_s - now_s,
             )
-            for q in self.busy_queues()
+            for q in self._queues.values()
+            if q.items or q.in_progress
         ]
 
     def busy_queues(self) -> Iterator[FetchQueue]:

@@ -7,7 +7,6 @@ from crawllib.fetch.eta import (
     mean_fetch_s,
     polite_eta_s,
     queue_time_s,
-    with_unread,
 )
 from crawllib.fetch.progress import FetchSnapshot, combine, fetch_eta_s, with_total
 
@@ -63,11 +62,13 @@ def test_nothing_left_is_no_time():
 
 
 def test_unread_urls_go_to_the_queues_in_their_shares():
-    loads = with_unread([_load(30), _load(10)], 40)
-    assert [load.waiting for load in loads] == [60, 20]
-    equal = with_unread([_load(0, in_progress=1), _load(0, in_progress=1)], 6)
-    assert [load.waiting for load in equal] == [3, 3]
-    assert with_unread([_load(5)], 0) == [_load(5)]
+    # 30 and 10 waiting, 40 unread: 60 and 20, the first queue's time
+    loads = [_load(30), _load(10)]
+    assert polite_eta_s(loads, 10, unread=40) == pytest.approx(queue_time_s(_load(60)))
+    # none waiting: equal shares, 3 each
+    busy = [_load(0, in_progress=1), _load(0, in_progress=1)]
+    expected = queue_time_s(_load(3, in_progress=1))
+    assert polite_eta_s(busy, 10, unread=6) == pytest.approx(expected)
 
 
 def _snapshot(**changes):
