@@ -30,11 +30,10 @@ from crawllib.config import (
     step_config,
 )
 from crawllib.db.generate import PARTITION_MARKER
-from crawllib.fetch import plan
+from crawllib.fetch import plan, unfetched
 from crawllib.fetch.fetch import Fetcher
 from crawllib.fetch.protocol.registry import Protocols
 from crawllib.fetch.protocol.robots import RobotsCache
-from crawllib.fetch.unfetched import REDIRECT_HOP_PREFIX, REDIRECT_HOPS
 from crawllib.status import protocol_status_label
 from crawllib.webpage import WebPage
 from pipelines import parse
@@ -121,26 +120,23 @@ class _FetchFn(beam.DoFn):
         total = None
         if isinstance(pages, Sized):  # a list: it can be read twice
             total = len(pages)
-            urls = (page["url"] for page in pages)
-            warning = plan.slow_queue_warning(plan.largest_queue(urls, self._config))
-            if warning is not None:
-                _LOG.warning("%s", warning)
+            _warn_if_slow((page["url"] for page in pages), self._config)
         for page in fetcher.run(pages, total):
             status = page["protocolStatus"]
             code = status["code"] if status else 0
             Metrics.counter(STATUS_NAMESPACE, protocol_status_label(code)).inc()
             yield page
-        Metrics.counter(NAMESPACE, "bytes_downloaded").inc(fetcher.stats.bytes)
-        for reason, count in fetcher.stats.dropped.items():
-            Metrics.counter(NAMESPACE, reason).inc(count)
-        hops = fetcher.stats.redirect_hops
-        if hops:
-            Metrics.counter(NAMESPACE, REDIRECT_HOPS).inc(sum(hops.values()))
-        for status_name, count in hops.items():
-            Metrics.counter(NAMESPACE, REDIRECT_HOP_PREFIX + status_name).inc(count)
+        for name, count in unfetched.fetcher_counters(fetcher.stats).items():
+            Metrics.counter(NAMESPACE, name).inc(count)
 
     def teardown(self) -> None:
         self._protocols.close()
+
+
+def _warn_if_slow(urls: Iterable[str], config: FetcherConfig) -> None:
+    warning = plan.slow_queue_warning(plan.largest_queue(urls, config))
+    if warning is not None:
+        _LOG.warning("%s", warning)
 
 
 @dataclass(frozen=True)

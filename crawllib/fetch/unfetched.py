@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from crawllib.fetch.stats import FetcherStats
+
 REASONS: dict[str, str] = {
     "hit_by_timelimit": "time_limit",
     "above_exception_threshold": "max_exceptions",
@@ -96,6 +98,17 @@ def fetch_counts(
     if missing:
         unfetched[UNACCOUNTED] = missing
     return FetchCounts(generated, fetched, unfetched, fetcher.get(REDIRECT_HOPS, 0))
+
+
+def fetcher_counters(stats: FetcherStats) -> dict[str, int]:
+    """A fetcher's ``Fetcher`` counters: bytes, drops by reason, redirect hops."""
+    counters = {"bytes_downloaded": stats.bytes, **stats.dropped}
+    hops = stats.redirect_hops
+    if hops:
+        counters[REDIRECT_HOPS] = sum(hops.values())
+    for status, count in hops.items():
+        counters[REDIRECT_HOP_PREFIX + status] = count
+    return counters
 
 
 def _named(counts: Mapping[str, int]) -> str:

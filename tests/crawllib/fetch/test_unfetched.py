@@ -1,6 +1,7 @@
 """A fetch's counts add up: every generated URL fetched by status or not by reason."""
 
-from crawllib.fetch.unfetched import fetch_counts
+from crawllib.fetch.stats import FetcherStats
+from crawllib.fetch.unfetched import fetch_counts, fetcher_counters
 
 
 def test_drops_are_named_by_reason_and_the_counts_add_up():
@@ -53,3 +54,17 @@ def test_what_does_not_add_up_is_named_unaccounted():
 
 def test_nothing_generated_nothing_fetched():
     assert fetch_counts(0, {}, {}).line() == "generated 0: fetched nothing"
+
+
+def test_a_fetcher_s_counters_name_its_drops_and_its_redirect_hops():
+    stats = FetcherStats(bytes=1234)
+    stats.dropped["hit_by_timelimit"] = 3
+    stats.redirect_hops.update({"SUCCESS": 2, "NOTFOUND": 1})
+    assert fetcher_counters(stats) == {
+        "bytes_downloaded": 1234,
+        "hit_by_timelimit": 3,
+        "redirect_hops": 3,
+        "redirect_hop_SUCCESS": 2,
+        "redirect_hop_NOTFOUND": 1,
+    }
+    assert fetcher_counters(FetcherStats()) == {"bytes_downloaded": 0}
