@@ -41,7 +41,6 @@ from crawllib.config.fetch import checked_threads
 from crawllib.db.dedup import DedupConfig
 from crawllib.db.invertlinks import check_config as check_linkdb_config
 from crawllib.errors import ConfigError
-from crawllib.fetch import unfetched
 from pipelines import dedup, fetch, generate, inject, invertlinks, parse, updatedb
 from pipelines.dedup import DedupRequest
 from pipelines.fetch import FetchRequest
@@ -363,11 +362,7 @@ def _summary(
     updated: dict[str, int],
     started: float,
 ) -> str:
-    counts = unfetched.fetch_counts(
-        selected.get("GENERATED", 0),
-        {name: n for name, n in fetched.items() if name.isupper()},
-        fetched,
-    )
+    counts = fetch.fetch_counts(selected.get("GENERATED", 0), fetched)
     return (
         f"crawl: round {round_number}: {counts.line()}, "
         f"new urls {updated.get('urls_added', 0)}, "

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import sys
-from collections.abc import Iterable, Iterator, Sequence, Sized
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass
 
 import apache_beam as beam
@@ -98,6 +98,24 @@ def _partition_key(page: WebPage) -> tuple[str, WebPage]:
     return page["markers"].get(PARTITION_MARKER) or "0", page
 
 
+def fetch_counts(generated: int, counters: Mapping[str, int]) -> unfetched.FetchCounts:
+    """The ``generated`` URLs by what the fetch did, from its counters.
+
+    Args:
+        generated: URLs in the fetch lists (generate's ``GENERATED``).
+        counters: the ``FetcherStatus`` and ``Fetcher`` counters by name, in
+            one mapping (as :func:`execute` returns them; others are ignored).
+    """
+    statuses = {name: count for name, count in counters.items() if name.isupper()}
+    return unfetched.fetch_counts(generated, statuses, counters)
+
+
+def _warn_if_slow(urls: Iterable[str], config: FetcherConfig) -> None:
+    warning = plan.slow_queue_warning(plan.largest_queue(urls, config))
+    if warning is not None:
+        _LOG.warning("%s", warning)
+
+
 class _FetchFn(beam.DoFn):
     """Runs one fetcher over one partition; protocols and robots live per worker."""
 
@@ -131,12 +149,6 @@ class _FetchFn(beam.DoFn):
 
     def teardown(self) -> None:
         self._protocols.close()
-
-
-def _warn_if_slow(urls: Iterable[str], config: FetcherConfig) -> None:
-    warning = plan.slow_queue_warning(plan.largest_queue(urls, config))
-    if warning is not None:
-        _LOG.warning("%s", warning)
 
 
 @dataclass(frozen=True)
