@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
+from collections.abc import Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass
 
 import apache_beam as beam
@@ -98,7 +98,7 @@ def _partition_key(page: WebPage) -> tuple[str, WebPage]:
     return page["markers"].get(PARTITION_MARKER) or "0", page
 
 
-def fetch_counts(generated: int, counters: Mapping[str, int]) -> unfetched.FetchCounts:
+def fetch_counts(generated: int, counters: dict[str, int]) -> unfetched.FetchCounts:
     """The ``generated`` URLs by what the fetch did, from its counters.
 
     Args:
