@@ -38,7 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from synthweb import PORT, SyntheticWeb, host_address, page_html, page_url
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_ROUND = re.compile(r"^crawl: round (\d+): generated (\d+), fetched (.*), new urls")
+_ROUND = re.compile(r"^crawl: round (\d+): generated (\d+): fetched (.*), new urls")
 _STEP = re.compile(r"\s*([^,]+?) ([\d.]+) s cpu ([\d.]+) s")
 
 

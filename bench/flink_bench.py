@@ -36,7 +36,7 @@ from synthweb import SyntheticWeb
 from pipelines.demo import DEMO_PROPERTIES, DemoSite
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_ROUND = re.compile(r"^crawl: round (\d+): generated (\d+), fetched (.*), new urls")
+_ROUND = re.compile(r"^crawl: round (\d+): generated (\d+): fetched (.*), new urls")
 _STEPS = re.compile(r"round (\d+) steps: (.*)$")
 
 

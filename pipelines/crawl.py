@@ -362,14 +362,10 @@ def _summary(
     updated: dict[str, int],
     started: float,
 ) -> str:
-    statuses = ", ".join(
-        f"{name}={count}"
-        for name, count in sorted(fetched.items())
-        if name.isupper() and name != "bytes_downloaded"
-    )
+    counts = fetch.fetch_counts(selected.get("GENERATED", 0), fetched)
     return (
-        f"crawl: round {round_number}: generated {selected.get('GENERATED', 0)}, "
-        f"fetched {statuses or 'nothing'}, new urls {updated.get('urls_added', 0)}, "
+        f"crawl: round {round_number}: {counts.line()}, "
+        f"new urls {updated.get('urls_added', 0)}, "
         f"{time.monotonic() - started:.1f} s"
     )
 

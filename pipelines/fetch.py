@@ -30,6 +30,7 @@ from crawllib.config import (
     step_config,
 )
 from crawllib.db.generate import PARTITION_MARKER
+from crawllib.fetch import plan, unfetched
 from crawllib.fetch.fetch import Fetcher
 from crawllib.fetch.protocol.registry import Protocols
 from crawllib.fetch.protocol.robots import RobotsCache
@@ -71,7 +72,10 @@ class Fetch(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
     (``SUCCESS``, ``NOTFOUND``, ``ROBOTS_DENIED`` ...); namespace ``Fetcher``:
     ``bytes_downloaded`` and the items dropped unwritten
     (``hit_by_timelimit``, ``above_exception_threshold``,
-    ``robots_defer_visits_dropped``, ``dns_lookup_failed``).
+    ``robots_defer_visits_dropped``, ``dns_lookup_failed``), and the pages
+    of redirects followed within the fetch (``redirect_hops``, and by status
+    ``redirect_hop_SUCCESS`` ...): :mod:`crawllib.fetch.unfetched` adds
+    them up to the fetch list's size.
 
     Progress: on the ``fetch`` line of the process's board
     (``pipelines.runtime.progress``) when it is live, else in the fetcher's log lines.
@@ -94,6 +98,24 @@ def _partition_key(page: WebPage) -> tuple[str, WebPage]:
     return page["markers"].get(PARTITION_MARKER) or "0", page
 
 
+def fetch_counts(generated: int, counters: dict[str, int]) -> unfetched.FetchCounts:
+    """The ``generated`` URLs by what the fetch did, from its counters.
+
+    Args:
+        generated: URLs in the fetch lists (generate's ``GENERATED``).
+        counters: the ``FetcherStatus`` and ``Fetcher`` counters by name, in
+            one mapping (as :func:`execute` returns them; others are ignored).
+    """
+    statuses = {name: count for name, count in counters.items() if name.isupper()}
+    return unfetched.fetch_counts(generated, statuses, counters)
+
+
+def _warn_if_slow(urls: Iterable[str], config: FetcherConfig) -> None:
+    warning = plan.slow_queue_warning(plan.largest_queue(urls, config))
+    if warning is not None:
+        _LOG.warning("%s", warning)
+
+
 class _FetchFn(beam.DoFn):
     """Runs one fetcher over one partition; protocols and robots live per worker."""
 
@@ -113,15 +135,17 @@ class _FetchFn(beam.DoFn):
             self._robots,
             on_progress=progress.fetch_hook(),
         )
-        total = len(pages) if isinstance(pages, Sized) else None
+        total = None
+        if isinstance(pages, Sized):  # a list: it can be read twice
+            total = len(pages)
+            _warn_if_slow((page["url"] for page in pages), self._config)
         for page in fetcher.run(pages, total):
             status = page["protocolStatus"]
             code = status["code"] if status else 0
             Metrics.counter(STATUS_NAMESPACE, protocol_status_label(code)).inc()
             yield page
-        Metrics.counter(NAMESPACE, "bytes_downloaded").inc(fetcher.stats.bytes)
-        for reason, count in fetcher.stats.dropped.items():
-            Metrics.counter(NAMESPACE, reason).inc(count)
+        for name, count in unfetched.fetcher_counters(fetcher.stats).items():
+            Metrics.counter(NAMESPACE, name).inc(count)
 
     def teardown(self) -> None:
         self._protocols.close()

@@ -8,11 +8,14 @@ hands out results; ``fetcher.threads.fetch`` worker threads take items from
 robots.txt, fetch, and follow or record redirects. Items dropped without a
 fetch (time limit, too many exceptions on their queue, robots.txt deferred
 too often, DNS failure in byIP mode) are not written, as in Nutch: the
-crawldb keeps their old state. ``Fetcher.stats`` counts them.
+crawldb keeps their old state. ``Fetcher.stats`` counts them, and the pages
+of redirects followed within the fetch, which are written without being
+items of the list (:mod:`crawllib.fetch.unfetched` adds them up).
 
 Progress: every :data:`REPORT_EVERY_S` the fetcher logs a line of pages,
 bytes, pages/s, queues and, when the fetch list's size is given, the ETA
-(:mod:`crawllib.fetch.progress`); a caller with a live display passes
+(:mod:`crawllib.fetch.progress`), from the queues' politeness
+(:mod:`crawllib.fetch.eta`); a caller with a live display passes
 ``on_progress`` instead, which gets a :class:`~crawllib.fetch.progress.FetchSnapshot`
 every :data:`SHOW_EVERY_S` in place of the periodic lines. The last line is
 logged either way.
@@ -26,9 +29,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 
 from crawllib.config import FetcherConfig
+from crawllib.fetch.plan import queue_key
 from crawllib.fetch.progress import FetchSnapshot, fetch_line
 from crawllib.fetch.protocol import FetchResult, Protocol
 from crawllib.fetch.protocol.robots import Defer, RobotRules, RobotsCache, Unreachable
@@ -39,8 +42,9 @@ from crawllib.fetch.records import (
     with_redirect_recorded,
 )
 from crawllib.fetch.redirects import RedirectTargets, choose_repr
+from crawllib.fetch.stats import FetcherStats, Snapshots
 from crawllib.status import ProtocolStatus
-from crawllib.urls.domain import domain_of, host_of
+from crawllib.urls.domain import host_of
 from crawllib.urls.partition import resolve_ipv4
 from crawllib.urls.zone import Zone, zone_of
 from crawllib.webpage import WebPage
@@ -49,18 +53,6 @@ _LOG = logging.getLogger(__name__)
 REPORT_EVERY_S = 5.0
 SHOW_EVERY_S = 0.25
 """How often ``on_progress`` gets a snapshot (at most; the caller wakes each 1 s)."""
-
-
-@dataclass
-class FetcherStats:
-    """What a fetch run did, for counters and the progress line."""
-
-    pages: int = 0
-    bytes: int = 0
-    done: int = 0
-    """Fetch-list items written (redirect hops are pages, not items)."""
-    dropped: collections.Counter[str] = field(default_factory=collections.Counter)
-    """Items not written, by reason (Nutch's fetcher counter names)."""
 
 
 class Fetcher:
@@ -112,6 +104,7 @@ class Fetcher:
         self._feeding = True
         self._stopped = False
         self.stats = FetcherStats()
+        self._snapshots = Snapshots(config.threads)
 
     def run(
         self, pages: Iterable[WebPage], total: int | None = None
@@ -134,7 +127,7 @@ class Fetcher:
         try:
             while True:
                 self._feed(source)
-                self._check_time_limit(started)
+                self._check_time_limit(started, source)
                 batch, done = self._take_output()
                 yield from batch
                 if done:
@@ -180,23 +173,23 @@ class Fetcher:
 
     def _queue_id(self, url: str) -> str | None:
         mode = self._config.queue_mode
-        host = host_of(url)
-        if mode == "byDomain":
-            return domain_of(url) or host
         if mode == "byIP":
+            host = host_of(url)
             if host not in self._ips:
                 self._ips[host] = self._resolve(host) if host else None
             return self._ips[host]
-        return host
+        return queue_key(url, mode)
 
-    def _check_time_limit(self, started: float) -> None:
+    def _check_time_limit(self, started: float, source: Iterator[WebPage]) -> None:
+        """Once the time limit passed, drop what is queued and what is unread."""
         limit = self._config.time_limit_s
         if limit is None or self._clock() - started < limit:
             return
         with self._cond:
             if self._feeding or self._queues.queued:
-                dropped = self._queues.purge_all()
-                self.stats.dropped["hit_by_timelimit"] += len(dropped)
+                self.stats.drop("hit_by_timelimit", self._queues.purge_all())
+                if self._feeding:  # a list's rest is read without a fetch
+                    self.stats.dropped["hit_by_timelimit"] += sum(1 for _ in source)
                 self._feeding = False
                 self._wake_all()
 
@@ -225,18 +218,17 @@ class Fetcher:
 
     def snapshot(self, elapsed_s: float, total: int | None = None) -> FetchSnapshot:
         """The counts now; ``done`` counts dropped items as finished."""
-        stats = self.stats
+        snapshots = self._snapshots
         with self._cond:
-            return FetchSnapshot(
-                pages=stats.pages,
-                bytes=stats.bytes,
-                done=stats.done + sum(stats.dropped.values()),
-                total=total,
-                queues=sum(1 for _ in self._queues.busy_queues()),
-                queued=self._queues.queued,
-                active=self._queues.in_progress,
-                elapsed_s=elapsed_s,
+            taken = snapshots.take(
+                self.stats,
+                self._queues,
+                self._clock(),
+                elapsed_s,
+                total,
+                self._feeding,
             )
+        return snapshots.finish(taken)
 
     # -- the workers' side ----------------------------------------------------
 
@@ -326,8 +318,8 @@ class Fetcher:
             queue.deferrals += 1
             self._queues.finish(item, now, asap=True)
             if queue.deferrals > robots.defer_retries:
-                dropped = 1 + len(self._queues.purge(item.queue_id))
-                self.stats.dropped["robots_defer_visits_dropped"] += dropped
+                dropped = [item, *self._queues.purge(item.queue_id)]
+                self.stats.drop("robots_defer_visits_dropped", dropped)
             else:
                 self._queues.add(item, now, first=True)
                 self._queues.back_off(item.queue_id, now, robots.defer_delay_s)
@@ -358,6 +350,8 @@ class Fetcher:
             self.stats.pages += 1
             if item.redirects == 0:
                 self.stats.done += 1
+            else:
+                self.stats.redirect_hops[result.status.name] += 1
             self.stats.bytes += len(result.content or b"")
             self._out_ready.notify()
             if follow is not None:
@@ -399,7 +393,7 @@ class Fetcher:
         limit = config.max_exceptions_per_queue
         if 0 < limit <= queue.exceptions:
             dropped = self._queues.purge(queue_id)
-            self.stats.dropped["above_exception_threshold"] += len(dropped)
+            self.stats.drop("above_exception_threshold", dropped)
         elif config.exception_delay_s > 0:
             delay = config.exception_delay_s * 2 ** (queue.exceptions - 1)
             self._queues.back_off(queue_id, now, delay)

@@ -9,7 +9,7 @@ them with :func:`fetch_line`. No clock is read here: elapsed times come in.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +27,9 @@ class FetchSnapshot:
     queued: int
     active: int
     elapsed_s: float
+    eta_s: float | None = None
+    """Seconds left by the queues' politeness (:mod:`crawllib.fetch.eta`);
+    None: estimate from the rate so far."""
 
 
 def rate(count: int, elapsed_s: float) -> float:
@@ -65,6 +68,7 @@ def combine(snapshots: Iterable[FetchSnapshot]) -> FetchSnapshot:
     """
     items = list(snapshots)
     totals = [s.total for s in items]
+    etas = [s.eta_s for s in items]
     return FetchSnapshot(
         pages=sum(s.pages for s in items),
         bytes=sum(s.bytes for s in items),
@@ -74,7 +78,26 @@ def combine(snapshots: Iterable[FetchSnapshot]) -> FetchSnapshot:
         queued=sum(s.queued for s in items),
         active=sum(s.active for s in items),
         elapsed_s=max((s.elapsed_s for s in items), default=0.0),
+        eta_s=None if None in etas or not etas else max(e or 0.0 for e in etas),
     )
+
+
+def with_total(snapshot: FetchSnapshot, total: int | None) -> FetchSnapshot:
+    """The snapshot of a job whose fetch lists hold ``total`` items in all.
+
+    Items of fetch lists no fetcher has started add their share at the rate
+    so far to the fetchers' polite ETA (fetchers run side by side, and one
+    that starts later adds to the time).
+    """
+    if total is None or snapshot.total is None or snapshot.eta_s is None:
+        return replace(snapshot, total=total)
+    unstarted = total - snapshot.total
+    if unstarted <= 0:
+        return replace(snapshot, total=total)
+    per_s = rate(snapshot.done, snapshot.elapsed_s)
+    extra = unstarted / per_s if per_s > 0 else None
+    eta = None if extra is None else snapshot.eta_s + extra
+    return replace(snapshot, total=total, eta_s=eta)
 
 
 def fetch_line(snapshot: FetchSnapshot) -> str:
@@ -100,7 +123,9 @@ def fetch_words(snapshot: FetchSnapshot) -> str:
 
 
 def fetch_eta_s(snapshot: FetchSnapshot) -> float | None:
-    """Seconds until the fetch list is done, at the rate of its items so far."""
+    """Seconds until the fetch list is done: the polite ETA, else at the rate so far."""
+    if snapshot.eta_s is not None:
+        return snapshot.eta_s
     return eta_s(snapshot.done, snapshot.total, snapshot.elapsed_s)
 
 

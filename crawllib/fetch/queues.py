@@ -16,7 +16,11 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from crawllib.fetch.eta import QueueLoad
 from crawllib.webpage import WebPage
+
+_WEIGHT = 0.3
+"""A new request's weight in a queue's moving average of fetch times."""
 
 
 @dataclass(slots=True)
@@ -28,6 +32,8 @@ class FetchItem:
     queue_id: str
     redirects: int = 0
     repr_url: str | None = None
+    started_s: float = 0.0
+    """When a thread took it (the clock of :meth:`FetchQueues.next_item`)."""
 
 
 @dataclass(slots=True)
@@ -44,6 +50,8 @@ class FetchQueue:
     exceptions: int = 0
     deferrals: int = 0
     robots_delay_set: bool = False
+    fetch_s: float | None = None
+    """Its recent seconds per request (a moving average), for the ETA."""
     scheduled_at: float | None = None  # its entry in FetchQueues' heap, if any
 
     @property
@@ -128,6 +136,7 @@ class FetchQueues:
             heapq.heappop(self._heap)
             queue.scheduled_at = None
             item = queue.items.popleft()
+            item.started_s = now_s
             queue.in_progress += 1
             self.queued -= 1
             self.in_progress += 1
@@ -145,6 +154,12 @@ class FetchQueues:
         queue.in_progress -= 1
         self.in_progress -= 1
         queue.next_fetch_s = now_s if asap else now_s + queue.delay_s
+        if not asap:
+            took = max(now_s - item.started_s, 0.0)
+            recent = queue.fetch_s
+            queue.fetch_s = (
+                took if recent is None else recent + _WEIGHT * (took - recent)
+            )
         self._schedule(queue)
 
     def back_off(self, queue_id: str, now_s: float, delay_s: float) -> None:
@@ -173,6 +188,21 @@ class FetchQueues:
         for queue_id in self._queues:
             dropped.extend(self.purge(queue_id))
         return dropped
+
+    def loads(self, now_s: float) -> list[QueueLoad]:
+        """What each busy queue has left (:func:`crawllib.fetch.eta.polite_eta_s`)."""
+        return [
+            QueueLoad(
+                len(q.items),
+                q.in_progress,
+                q.delay_s,
+                q.fetch_s,
+                q.max_threads,
+                q.next_fetch_s - now_s,
+            )
+            for q in self._queues.values()
+            if q.items or q.in_progress
+        ]
 
     def busy_queues(self) -> Iterator[FetchQueue]:
         """Queues with items waiting or in progress."""

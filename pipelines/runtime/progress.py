@@ -20,7 +20,6 @@ label, never the display, so pickling one never pickles a terminal.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import itertools
 import logging
 import os
@@ -148,7 +147,7 @@ class _Line:
         if self.fetches:
             snapshot = progress.combine(self.fetches.values())
             if self.total is not None:
-                snapshot = dataclasses.replace(snapshot, total=self.total)
+                snapshot = progress.with_total(snapshot, self.total)
             return snapshot.done, snapshot.total, progress.fetch_words(snapshot)
         if not self.cells:
             return 0, self.total, "starting"

@@ -101,7 +101,7 @@ def test_a_terminal_shows_the_live_display_and_ends_it_cleanly(on_terminal):
     assert any(re.match(r"generate +━+ 9 9 records", f) for f in frames), frames
     # log lines still come whole, on lines of their own, above the display
     assert any(
-        f.startswith("crawl: round 3: generated 4, fetched SUCCESS=4") for f in frames
+        f.startswith("crawl: round 3: generated 4: fetched SUCCESS=4") for f in frames
     )
     fetcher_line = re.compile(
         r"\S+ \S+ INFO crawllib.fetch.fetch: fetched 8 pages \(8 of 8 .*"

@@ -195,7 +195,7 @@ def test_three_round_crawl_on_flink_writes_the_direct_runners_records(
     # the job summaries come from Flink's metrics, and are the same
     assert flink_rounds == direct_rounds
     assert (
-        direct_rounds[1] == "crawl: round 1: generated 1, fetched SUCCESS=1, new urls 8"
+        direct_rounds[1] == "crawl: round 1: generated 1: fetched SUCCESS=1, new urls 8"
     )
     records = crawl_records(tmp_path / "flink")
     assert sorted(records) == sorted(crawl_records(tmp_path / "direct"))

@@ -177,9 +177,9 @@ def test_news_policy_from_the_command_line_crawls_news_only(site, tmp_path):
 
     rounds = re.findall(r"crawl: round \d: (generated .*), [\d.]+ s", err)
     assert rounds == [
-        "generated 1, fetched SUCCESS=1, new urls 5",
-        "generated 5, fetched SUCCESS=5, new urls 19",
-        "generated 19, fetched NOTFOUND=1, SUCCESS=18, new urls 1",
+        "generated 1: fetched SUCCESS=1, new urls 5",
+        "generated 5: fetched SUCCESS=5, new urls 19",
+        "generated 19: fetched SUCCESS=18 NOTFOUND=1, new urls 1",
     ]
     news = {a.path for a in newssite.NEWS}
     archive = [f"{newssite.ARCHIVE}?year={year}" for year in newssite.YEARS]

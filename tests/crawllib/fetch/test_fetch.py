@@ -201,6 +201,55 @@ def test_nutch_time_limit_drops_what_is_left(sites):
     assert [r.path for r in host.requests_for("/")] == [f"/page/{n}" for n in range(3)]
 
 
+def test_time_limit_counts_the_urls_never_read_as_dropped(sites):
+    # one thread, one item queued at a time: the list is read as it goes, and
+    # the URLs not read yet when the limit passes are dropped (and counted) too
+    host = sites("127.0.0.9")
+    config = _config(
+        fetcher_server_delay=0,
+        fetcher_threads_fetch=1,
+        fetcher_queue_depth_multiplier=1,
+    )
+    protocols = Protocols(config.http)
+    fetcher = Fetcher(
+        dataclasses.replace(config, time_limit_s=1.0),
+        protocols.for_url,
+        None,
+        clock=lambda: 100.0 if host.requests_for("/page/2") else 0.0,
+    )
+    host.hold("/page/2", lambda: fetcher.stats.dropped["hit_by_timelimit"] > 0)
+    urls = [host.url(f"/page/{n}") for n in range(20)]
+    try:
+        pages = list(fetcher.run(_seed(url) for url in urls))
+    finally:
+        protocols.close()
+    assert [page["url"] for page in pages] == urls[:3]
+    assert fetcher.stats.dropped["hit_by_timelimit"] == 17
+    assert fetcher.stats.done + sum(fetcher.stats.dropped.values()) == 20
+
+
+def test_the_eta_waits_out_the_delays_of_the_queue_left(sites):
+    # a fast host and a delayed one: once the fast host is done, the rate so
+    # far would promise the rest at once; the polite ETA counts the delays
+    slow, fast = sites("127.0.0.13"), sites("127.0.0.14")
+    config = _config()
+    protocols = Protocols(config.http)
+    shown: list[FetchSnapshot] = []
+    fetcher = Fetcher(config, protocols.for_url, None, on_progress=shown.append)
+    urls = [slow.url(f"/page/{n}") for n in range(5)]
+    urls += [fast.url(f"/page/{n}") for n in range(1)]
+    try:
+        list(fetcher.run((_seed(u) for u in urls), total=len(urls)))
+    finally:
+        protocols.close()
+    waiting = [s for s in shown if s.queued]
+    assert waiting  # snapshots come every 0.25 s, the fetch takes over 1.2 s
+    for snapshot in waiting:
+        assert snapshot.eta_s is not None
+        assert snapshot.eta_s >= (snapshot.queued - 1) * DELAY - FLOAT_ERROR
+    assert shown[-1].eta_s == 0.0
+
+
 def test_results_stream_out_before_the_run_ends(sites):
     host = sites("127.0.0.10")
     first_out = threading.Event()
@@ -372,6 +421,7 @@ def test_progress_snapshots_count_list_items_not_redirect_hops(site, caplog):
     assert (last.queued, last.active) == (0, 0)
     assert last.bytes == fetcher.stats.bytes
     assert [s.done for s in shown] == sorted(s.done for s in shown)
+    assert fetcher.stats.redirect_hops == {"SUCCESS": 1}
     lines = [r.getMessage() for r in caplog.records if r.name == "crawllib.fetch.fetch"]
     assert len(lines) == 1  # with a display, no periodic lines
     assert lines[0].startswith(f"fetched 3 pages (2 of 2 listed), {last.bytes} bytes")
