@@ -192,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging()
     command, rest = args[0], args[1:]
     jobstate.begin(command, rest)
-    with interrupts.handled():
+    with interrupts.handled(ignore_after=argv is None):  # None: the process's own
         return _run(command, rest)
 
 

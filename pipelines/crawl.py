@@ -227,6 +227,7 @@ def _rounds(
             print(f"crawl: round {number}: nothing to fetch, stopping", file=sys.stderr)
             break
         nothing_due_before_ms = outcome
+        jobstate.completed(f"rounds 1 to {number}" if number > 1 else "round 1")
     if side is not None:
         side.wait()
         _LOG.info("invertlinks in a child process: %.1f s", side.seconds)

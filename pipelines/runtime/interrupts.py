@@ -14,11 +14,18 @@ the clean-up they would interrupt finishes. A change that must not stop
 halfway (publishing a version, installing a segment part, releasing the
 lock, removing a directory) runs :func:`deferred`: a signal that arrives
 meanwhile is raised when it is done.
+
+An exception raised where Python only prints it ("Exception ignored in":
+in a ``__del__``, a weakref callback, the import machinery's own callbacks)
+would be lost, and the command would run on. A signal that comes there is
+delivered again a moment later (:data:`RETRY_S`); a step that starts
+(:func:`checkpoint`) raises one that was lost all the same.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -29,6 +36,10 @@ from typing import Any
 from crawllib.errors import Interrupted
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+RETRY_S = 0.05
+"""How soon a signal that came where it could not be raised comes again."""
+_SWALLOWING = ("__del__",)
+"""Functions whose exceptions Python prints and drops."""
 
 
 @dataclass
@@ -39,6 +50,7 @@ class _State:
     received: int | None = None
     raised: bool = False
     deferring: int = 0
+    retrying: bool = False
 
 
 _STATE = _State()
@@ -46,24 +58,40 @@ _STATE = _State()
 
 
 @contextlib.contextmanager
-def handled() -> Iterator[None]:
+def handled(ignore_after: bool = False) -> Iterator[None]:
     """SIGINT and SIGTERM raise ``Interrupted`` in the block (main thread only).
 
-    The previous handlers come back when the block ends.
+    The previous handlers come back when the block ends, or, with
+    ``ignore_after`` (a process that is the command), the signals are
+    ignored from then on: the command has returned, the process only exits.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = {signum: signal.getsignal(signum) for signum in SIGNALS}
     _STATE.active, _STATE.received, _STATE.raised = True, None, False
+    _STATE.retrying = False
     for signum in SIGNALS:
         signal.signal(signum, _on_signal)
     try:
         yield
     finally:
         for signum, handler in previous.items():
-            signal.signal(signum, handler)
+            signal.signal(signum, signal.SIG_IGN if ignore_after else handler)
         _STATE.active = False
+
+
+def checkpoint() -> None:
+    """Raise ``Interrupted`` if a signal came and was not raised, or was lost.
+
+    For the start of a step: a command that goes on to its next step after
+    a signal lost it (raised where Python drops exceptions) stops there.
+    Not inside :func:`deferred`.
+    """
+    if _STATE.active and _STATE.received is not None and not _STATE.deferring:
+        if threading.current_thread() is threading.main_thread():
+            _STATE.raised = True
+            raise Interrupted.by(_STATE.received)
 
 
 def received() -> int | None:
@@ -87,12 +115,38 @@ def deferred() -> Iterator[None]:
 
 
 def _on_signal(signum: int, frame: FrameType | None) -> Any:
-    if _STATE.received is not None:
+    if _STATE.received is not None and not _STATE.retrying:
         return  # a second signal: the clean-up the first started goes on
-    _STATE.received = signum
-    if not _STATE.deferring:
-        _STATE.raised = True
-        raise Interrupted.by(signum)
+    _STATE.received, _STATE.retrying = signum, False
+    if _STATE.deferring:
+        return
+    if _would_be_dropped(frame):
+        _STATE.retrying = True
+        retry = threading.Timer(RETRY_S, _deliver_again, (signum,))
+        retry.daemon = True
+        retry.start()
+        return
+    _STATE.raised = True
+    raise Interrupted.by(signum)
+
+
+def _would_be_dropped(frame: FrameType | None) -> bool:
+    """Whether an exception raised in ``frame`` would be printed and dropped."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name in _SWALLOWING or code.co_filename.startswith(
+            "<frozen importlib"
+        ):
+            return True
+        if code.co_name == "__call__" and code.co_filename.endswith("weakref.py"):
+            return True  # a weakref.finalize callback
+        frame = frame.f_back
+    return False
+
+
+def _deliver_again(signum: int) -> None:
+    if _STATE.active and _STATE.retrying and not _STATE.raised:
+        os.kill(os.getpid(), signum)
 
 
 def _raise_if_pending() -> None:
