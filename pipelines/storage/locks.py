@@ -195,9 +195,9 @@ def _locked(db: str, lock: str) -> CrawlDbLockedError:
     text = owner or ""
     if lockowner.is_stale(text):  # not broken: not on a local disk
         return CrawlDbLockedError(
-            f"{db} is locked by a job that is gone ({lock}: "
-            f"{lockowner.described(text)}; {lockowner.stale_reason(text)}); "
-            "delete the lock or pass --force"
+            f"{db} is locked by another job, no longer running: the lock is "
+            f"stale ({lock}: {lockowner.described(text)}; "
+            f"{lockowner.stale_reason(text)}); delete the lock or pass --force"
         )
     return CrawlDbLockedError(
         f"{db} is locked by another job ({lock}: {lockowner.described(text)}); "
