@@ -25,10 +25,12 @@ delivered again a moment later (:data:`RETRY_S`); a step that starts
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
@@ -57,13 +59,40 @@ _STATE = _State()
 """One per process: signals are a process's own (never pickled to workers)."""
 
 
+def run_command(run: Callable[[], int], own_process: bool) -> int:
+    """``run()`` (a command, its exit code) with SIGINT and SIGTERM handled.
+
+    ``own_process``: the process is the command's (not a caller's, such as
+    a test's). A signal that comes after the command returned then changes
+    nothing: the process ends at once, quietly, with the command's exit code
+    (no traceback from the interpreter's exit, and no waiting on it). An
+    interrupted command's process ends at once once its line is written: a
+    Beam job stopped halfway can leave a thread of its own running, which
+    would keep the process from exiting.
+    """
+    codes: list[int] = []
+
+    def exit_as_returned(signum: int, frame: FrameType | None) -> Any:
+        os._exit(codes[0] if codes else 128 + signum)
+
+    with handled(after=exit_as_returned if own_process else None):
+        codes.append(run())
+    code = codes[0]
+    if own_process and _STATE.received is not None:
+        logging.shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(code)
+    return code
+
+
 @contextlib.contextmanager
-def handled(ignore_after: bool = False) -> Iterator[None]:
+def handled(after: Any = None) -> Iterator[None]:
     """SIGINT and SIGTERM raise ``Interrupted`` in the block (main thread only).
 
-    The previous handlers come back when the block ends, or, with
-    ``ignore_after`` (a process that is the command), the signals are
-    ignored from then on: the command has returned, the process only exits.
+    The previous handlers come back when the block ends, or ``after``, a
+    signal handler, if given.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -77,7 +106,7 @@ def handled(ignore_after: bool = False) -> Iterator[None]:
         yield
     finally:
         for signum, handler in previous.items():
-            signal.signal(signum, signal.SIG_IGN if ignore_after else handler)
+            signal.signal(signum, handler if after is None else after)
         _STATE.active = False
 
 
@@ -88,10 +117,11 @@ def checkpoint() -> None:
     a signal lost it (raised where Python drops exceptions) stops there.
     Not inside :func:`deferred`.
     """
-    if _STATE.active and _STATE.received is not None and not _STATE.deferring:
-        if threading.current_thread() is threading.main_thread():
-            _STATE.raised = True
-            raise Interrupted.by(_STATE.received)
+    if not _STATE.active or _STATE.received is None or _STATE.deferring:
+        return
+    if threading.current_thread() is threading.main_thread():
+        _STATE.raised = True
+        raise Interrupted.by(_STATE.received)
 
 
 def received() -> int | None:

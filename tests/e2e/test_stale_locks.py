@@ -1,6 +1,6 @@
 """A lock whose holder is provably dead is stale: broken on local disk, named elsewhere.
 
-Each lock here is written by a real process (``_Holder``) with the text a
+Each lock here is written by a real process (``tests.lockholders``) with the text a
 job writes (``pipelines.storage.lockowner``): its host, boot, pid namespace,
 pid and start time. A holder that exited leaves a stale lock; one that
 still runs holds a live one.
@@ -9,64 +9,16 @@ still runs holds a live one.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from apache_beam.io.filesystem import CompressionTypes
-from apache_beam.io.filesystems import FileSystems
 
 from pipelines.cli import main
-from pipelines.storage import locks, lockowner
+from pipelines.storage import lockowner, locks
 from tests.crawlstate import lock_objects
+from tests.lockholders import Holder as _Holder
 from tests.objectstores import Store, run_beamcrawl, store_in_use
-
-LOCK_NAME = "20000101T000000.000Z-0123456789ab.held"
-"""Named before any lock a job writes now: the first a job sees."""
-_HOLDER = """
-import sys, time
-sys.argv = ["beamcrawl", sys.argv[1]]
-from pipelines.storage import lockowner
-sys.stdout.write(lockowner.lock_text() + "\\0\\n")
-sys.stdout.flush()
-time.sleep(600 if sys.argv[1] == "live" else 0)
-"""
-
-
-class _Holder:
-    """A process that wrote a lock's text; ``live`` ones keep running."""
-
-    def __init__(self, live: bool) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", _HOLDER, "live" if live else "dead"],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        lines = []
-        while (line := self.process.stdout.readline()) != "\0\n":
-            assert line, "the holder ended before it said its lock's text"
-            lines.append(line)
-        self.text = "".join(lines)
-        self.process.stdout.close()
-        if not live:
-            assert self.process.wait(timeout=60) == 0
-        self.pid = self.process.pid
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
-    def write_lock(self, db: str) -> str:
-        path = FileSystems.join(db, locks.LOCK_DIR, LOCK_NAME)
-        with FileSystems.create(
-            path, compression_type=CompressionTypes.UNCOMPRESSED
-        ) as f:
-            f.write(self.text.encode())
-        return path
 
 
 @pytest.fixture
@@ -89,13 +41,16 @@ def _warnings(err: str) -> list[str]:
 
 def test_the_lock_text_records_what_proves_the_holder_dead():
     text = lockowner.lock_text()
-    first, second = text.splitlines()
+    first, _second = text.splitlines()
     assert f" pid {os.getpid()} " in first
     owner = lockowner.owner_of(text)
     assert owner == lockowner.this_process()
-    assert owner is not None and owner.pid == os.getpid()
+    assert owner is not None
+    assert owner.pid == os.getpid()
     assert not lockowner.is_stale(text)  # this process runs
-    reused = text.replace(f"start={owner.start_ticks}", f"start={owner.start_ticks + 1}")
+    reused = text.replace(
+        f"start={owner.start_ticks}", f"start={owner.start_ticks + 1}"
+    )
     assert lockowner.is_stale(reused)  # the pid runs another process now
     other_boot = text.replace(f"boot={owner.boot_id}", "boot=another-boot")
     assert not lockowner.is_stale(other_boot.replace("start=", "start=1"))
@@ -155,7 +110,8 @@ def test_an_old_format_lock_is_not_taken_for_stale(tmp_path, seeds, capsys):
 
     assert main(["inject", str(crawldb), str(seeds)]) == 2
     (line,) = capsys.readouterr().err.splitlines()
-    assert "is locked by another job (" in line and "stale" not in line
+    assert "is locked by another job (" in line
+    assert "stale" not in line
     assert main(["inject", str(crawldb), str(seeds), "--force"]) == 0
 
 
@@ -177,7 +133,9 @@ def test_a_stale_lock_on_an_object_store_is_named_not_broken(store, seeds):
         f"beamcrawl: {crawldb} is locked by another job, no longer running: "
         f"the lock is stale ({lock}: "
     )
-    assert line.endswith("on this host is no longer running); delete the lock or pass --force")
+    assert line.endswith(
+        "on this host is no longer running); delete the lock or pass --force"
+    )
     assert "removing the stale lock" not in refused.stderr
     assert locks.holders(crawldb) == [lock]
     run_beamcrawl(store, "inject", crawldb, str(seeds), "--force")
