@@ -24,6 +24,7 @@ delivered again a moment later (:data:`RETRY_S`); a step that starts
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
@@ -79,6 +80,8 @@ def run_command(run: Callable[[], int], own_process: bool) -> int:
         codes.append(run())
     code = codes[0]
     if own_process and _STATE.received is not None:
+        with contextlib.suppress(Exception):
+            atexit._run_exitfuncs()  # multiprocessing's clean-up, logging's flush
         logging.shutdown()
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
