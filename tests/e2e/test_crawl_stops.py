@@ -150,3 +150,30 @@ def test_crawl_force_removes_the_locks_a_killed_crawl_left(
     assert lock_objects(crawl_dir / "crawldb") == []
     assert lock_objects(crawl_dir / "linkdb") == []
     assert live_version(crawl_dir / "linkdb") is not None  # invertlinks ran
+
+
+@pytest.mark.parametrize("delay_s", [0.3, 0.8, 1.5, 3.0])
+def test_ctrl_c_early_in_a_crawl_is_one_line_without_a_traceback(
+    site, seeds, held, tmp_path, delay_s
+):
+    """Ctrl-C while Python, Beam and the parse workers start, or at inject."""
+    crawl_dir = tmp_path / "crawl"
+    argv = ["crawl", "--seeds", str(seeds), str(crawl_dir), "2", *FLAGS]
+    process = _start(argv, tmp_path / "err")
+    time.sleep(delay_s)
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(timeout=WAIT_S) == 130
+    deadline = time.monotonic() + WAIT_S
+    while group_members(process.pid):
+        assert time.monotonic() < deadline, group_members(process.pid)
+        time.sleep(0.01)
+    err = (tmp_path / "err").read_text()
+    assert "Traceback" not in err, err
+    assert "Exception ignored" not in err, err
+    *crawl_lines, line = _own_lines(tmp_path / "err")
+    assert all(said.startswith("crawl: ") for said in crawl_lines), err
+    assert line.startswith("beamcrawl: crawl"), err
+    assert "interrupted by SIGINT: " in line, err
+    assert line.endswith(f"to go on, run it again: beamcrawl {shlex.join(argv)}")
+    if (crawl_dir / "crawldb").exists():
+        assert lock_objects(crawl_dir / "crawldb") == []
