@@ -192,8 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging()
     command, rest = args[0], args[1:]
     jobstate.begin(command, rest)
-    with interrupts.handled():
-        return _run(command, rest)
+    own = argv is None  # the process is the command's
+    return interrupts.run_command(lambda: _run(command, rest), own_process=own)
 
 
 def _run(command: str, rest: list[str]) -> int:

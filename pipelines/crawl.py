@@ -82,6 +82,8 @@ class CrawlRequest:
     """Fetcher threads (``--threads``); none: ``fetcher.threads.fetch``."""
     separate_jobs: bool = False
     """Run fetch, updatedb and dedup as separate jobs on a local runner too."""
+    force: bool = False
+    """Remove a lock a killed job left (``--force``), at every step that locks."""
     child_flags: tuple[str, ...] = ()
     """The ``-D`` and ``--conf`` flags that give a step run in a child process
     (invertlinks beside the loop) the same properties."""
@@ -164,6 +166,7 @@ def request(cli: JobArgs) -> CrawlRequest:
         num_fetchers=args.numFetchers if args.numFetchers is not None else 1,
         threads=args.threads,
         separate_jobs=args.separateJobs,
+        force=args.force,
         child_flags=tuple(property_flags(cli.args)),
     )
 
@@ -198,7 +201,9 @@ def execute(request: CrawlRequest, job: Job) -> int:
 def _inject(request: CrawlRequest, settings: _Settings, job: Job) -> None:
     with jobstate.step("the inject step"):
         injected = inject.execute(
-            InjectRequest(request.crawldb, request.seeds, settings.inject),
+            InjectRequest(
+                request.crawldb, request.seeds, settings.inject, force=request.force
+            ),
             job.step("inject"),
         )
     print(
@@ -222,6 +227,7 @@ def _rounds(
             print(f"crawl: round {number}: nothing to fetch, stopping", file=sys.stderr)
             break
         nothing_due_before_ms = outcome
+        jobstate.completed(f"rounds 1 to {number}" if number > 1 else "round 1")
     if side is not None:
         side.wait()
         _LOG.info("invertlinks in a child process: %.1f s", side.seconds)
@@ -244,7 +250,12 @@ def _round(
     written, selected = steps.timed(
         "generate",
         generate.execute,
-        GenerateRequest(request.crawldb, request.segments_dir, settings.generate),
+        GenerateRequest(
+            request.crawldb,
+            request.segments_dir,
+            settings.generate,
+            force=request.force,
+        ),
         job.step("generate"),
     )
     if not written:
@@ -268,7 +279,12 @@ def _round(
         steps.timed(
             "dedup",
             dedup.execute,
-            DedupRequest(request.crawldb, settings.dedup, settings.update.keep_backup),
+            DedupRequest(
+                request.crawldb,
+                settings.dedup,
+                settings.update.keep_backup,
+                force=request.force,
+            ),
             job.step("dedup"),
         )
     _report(number, steps, selected, fetched, updated, started)
@@ -301,6 +317,7 @@ def _round_request(
         settings.parse,
         settings.update,
         settings.generate.max_interval_s,
+        force=request.force,
     )
 
 
@@ -319,7 +336,9 @@ def _fetch_and_update(
             "fetch", fetch.execute, fetch_request, job.step("fetch")
         ).items():
             fetched[name] = fetched.get(name, 0) + count
-    update_request = UpdateRequest(request.crawldb, tuple(written), settings.update)
+    update_request = UpdateRequest(
+        request.crawldb, tuple(written), settings.update, force=request.force
+    )
     updated = steps.timed(
         "updatedb", updatedb.execute, update_request, job.step("updatedb")
     )
@@ -341,7 +360,9 @@ def _invert_links(
     A child is not worth its start-up for the last round, which has nothing
     to run beside it.
     """
-    invert = InvertLinksRequest(request.linkdb, tuple(written), settings.linkdb)
+    invert = InvertLinksRequest(
+        request.linkdb, tuple(written), settings.linkdb, force=request.force
+    )
     label, here = f"invertlinks of round {number}", job.step("invertlinks")
     if side is None:
         steps.timed("invertlinks", invertlinks.execute, invert, here)
@@ -352,6 +373,7 @@ def _invert_links(
             steps.timed("invertlinks", invertlinks.execute, invert, here)
     else:
         argv = [request.linkdb, *written, *request.child_flags, *job.beam_flags]
+        argv += ["--force"] if request.force else []
         side.start(label, ["invertlinks", *argv])
 
 
@@ -435,6 +457,9 @@ def _parser() -> ArgumentParser:
         action="store_true",
         help="run fetch, updatedb and dedup as separate jobs also on a local "
         "runner (there they are one pipeline by default)",
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="remove a lock a killed job left"
     )
     add_link_policy_argument(parser)
     return parser

@@ -150,6 +150,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser = job_parser("beamcrawl demo", "Crawl a bundled sample site on loopback.")
     parser.add_argument("--dir", help="crawl directory (default: a new temporary one)")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--force", action="store_true", help="remove a lock a killed job left"
+    )
     add_link_policy_argument(parser)
     job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
     if runners.is_dataflow(job.pipeline_options()):
@@ -229,6 +232,7 @@ def _crawl_request(cli: JobArgs, crawl_dir: str, seeds: str) -> crawl.CrawlReque
         seeds,
         cli.args.rounds,
         CrawlConfig.from_properties(cli.properties.with_values({**demo, **user})),
+        force=cli.args.force,
         child_flags=(
             *(f"-D{define}" for define in DEMO_PROPERTIES),
             *crawl.property_flags(cli.args),

@@ -149,7 +149,7 @@ class _Batch(Generic[_Out]):
         if self._open:
             chunk, self._open = self._open, []
             pool = _shared_pool(self._processes)
-            future = pool.submit(_parse_chunk, self._job, chunk)
+            future = _submit(pool, _parse_chunk, self._job, chunk)
             self._pending.append((chunk, future))
             self._waiting += len(chunk)
 
@@ -173,7 +173,7 @@ class _Batch(Generic[_Out]):
         for _ in range(2):
             pool = _shared_pool(self._processes)
             try:
-                parsed, counts = pool.submit(_parse_chunk, self._job, [page]).result()
+                parsed, counts = _submit(pool, _parse_chunk, self._job, [page]).result()
             except BrokenProcessPool:
                 continue
             self._add(counts)
@@ -214,7 +214,23 @@ def prestart(processes: int) -> None:
         raise ValueError(f"processes must be 1 or more, not {processes}")
     pool = _shared_pool(processes)
     for _ in range(processes):  # each submit to a busy pool spawns a worker
-        pool.submit(os.getpid)
+        _submit(pool, os.getpid)
+
+
+def _submit(
+    pool: concurrent.futures.ProcessPoolExecutor, fn: Any, *args: Any
+) -> concurrent.futures.Future[Any]:
+    """``pool.submit``, with SIGINT blocked in this thread meanwhile.
+
+    A worker that the submit starts inherits the block: Ctrl-C, which the
+    terminal sends to every process of the group, cannot interrupt its
+    start-up (a traceback) before it ignores SIGINT (``_start_worker``).
+    """
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return pool.submit(fn, *args)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _shared_pool(processes: int) -> concurrent.futures.ProcessPoolExecutor:
@@ -270,7 +286,8 @@ def stop_now() -> None:
 def _start_worker() -> None:
     # Ctrl-C reaches every process of the terminal's group: the parent stops
     # the workers (stop_now), which would otherwise each print a traceback
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a pending one is dropped
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(

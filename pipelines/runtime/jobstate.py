@@ -26,6 +26,8 @@ import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from pipelines.runtime import interrupts
+
 
 @dataclass
 class _Change:
@@ -45,6 +47,8 @@ class _Journal:
     steps: list[str] = field(default_factory=list)
     changes: dict[str, _Change] = field(default_factory=dict)
     """By the database or segment changed, in the order they began."""
+    completed: str = ""
+    """What of the command is complete (``rounds 1 to 2``); "": nothing yet."""
 
 
 _JOURNAL = _Journal()
@@ -56,6 +60,12 @@ def begin(command: str, argv: Sequence[str]) -> None:
     _JOURNAL.command, _JOURNAL.argv = command, tuple(argv)
     _JOURNAL.steps.clear()
     _JOURNAL.changes.clear()
+    _JOURNAL.completed = ""
+
+
+def completed(what: str) -> None:
+    """``what`` of the command (``rounds 1 to 2``) is complete: the line says so."""
+    _JOURNAL.completed = what
 
 
 @contextlib.contextmanager
@@ -64,7 +74,10 @@ def step(name: str) -> Iterator[None]:
 
     What the step changes is recorded afresh: the earlier steps' changes
     are done. A step that raises stays recorded: it is the one that stopped.
+    A signal that came before and was lost stops the command here
+    (:func:`pipelines.runtime.interrupts.checkpoint`).
     """
+    interrupts.checkpoint()
     _JOURNAL.steps.append(name)
     _JOURNAL.changes.clear()
     yield
@@ -111,4 +124,6 @@ def stopped_line(how: str, advice: str = "") -> str:
 def state() -> str:
     """What the stopped command left: unchanged, or changed, piece by piece."""
     said = [c.done if c.published else c.pending for c in _JOURNAL.changes.values()]
+    if _JOURNAL.completed:
+        said.insert(0, f"{_JOURNAL.completed} completed")
     return ", ".join(said) if said else "nothing was changed"

@@ -9,6 +9,8 @@
 - :mod:`~pipelines.storage.versions` and :mod:`~pipelines.storage.locks`:
   a crawldb's (or linkdb's) published versions and the lock a job holds
   while it writes the next (:func:`~pipelines.storage.versions.replacing`).
+  :mod:`~pipelines.storage.lockowner`: who wrote a lock, so that a dead
+  holder's (stale) lock is known as such.
 - :mod:`~pipelines.storage.segments`: a segment's parts, staged and published.
 - :mod:`~pipelines.storage.damaged` and :mod:`~pipelines.storage.failures`:
   damaged files found and salvaged; a store's errors as one line.

@@ -21,8 +21,11 @@ with the time), which waits for them to go, unless a ``.held`` object says
 a job already has the lock; so exactly one runs. A job killed while holding
 the lock leaves its object:
 the next job is refused with a line naming it, and ``--force`` removes it
-(Nutch's ``-force``). A ``.locked`` file left by an older beamcrawl counts
-as a held lock too.
+(Nutch's ``-force``). A lock whose holder is provably dead
+(:mod:`pipelines.storage.lockowner`: written on this host since its boot,
+by a process no longer running) is named stale; on a local disk it is
+removed with one log line, and the job goes on. A ``.locked`` file left by
+an older beamcrawl counts as a held lock too (never known to be stale).
 """
 
 from __future__ import annotations
@@ -32,8 +35,6 @@ import logging
 import os
 import posixpath
 import secrets
-import socket
-import sys
 import time
 from collections.abc import Iterator
 
@@ -43,7 +44,7 @@ from apache_beam.io.filesystems import FileSystems
 from crawllib.errors import CrawlDbLockedError
 from pipelines.runtime import interrupts
 from pipelines.storage import failures as storefailures
-from pipelines.storage import fs, paths
+from pipelines.storage import fs, lockowner, paths
 
 _LOG = logging.getLogger(__name__)
 
@@ -95,18 +96,12 @@ def _lock_path(db: str) -> str:
     return FileSystems.join(db, LOCK_DIR, name)
 
 
-def _owner() -> bytes:
-    command = " ".join(posixpath.basename(arg) for arg in sys.argv[:2])
-    stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-    return f"{socket.gethostname()} pid {os.getpid()} ({command}) at {stamp}\n".encode()
-
-
 def _write(path: str) -> None:
     with (
         storefailures.naming(path),
         FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as f,
     ):
-        f.write(_owner())
+        f.write(lockowner.lock_text().encode())
 
 
 def _in_order(db: str) -> list[str]:
@@ -130,6 +125,7 @@ def _in_order(db: str) -> list[str]:
 
 def _wait_alone(db: str, mine: str, wait_s: float) -> None:
     deadline = time.monotonic() + wait_s
+    broken: set[str] = set()
     while True:
         ordered = _in_order(db)
         name = posixpath.basename(mine)  # (a listing may spell the db otherwise)
@@ -137,13 +133,33 @@ def _wait_alone(db: str, mine: str, wait_s: float) -> None:
         if not others:
             return
         if others[0] == ordered[0] or time.monotonic() >= deadline:
-            raise _locked(db, others[0])  # held, or asking before this job
+            blocking = others[0]  # held, or asking before this job
+            if blocking not in broken and _break_if_stale(db, blocking):
+                broken.add(blocking)
+                continue
+            raise _locked(db, blocking)
         time.sleep(_POLL_S)
+
+
+def _break_if_stale(db: str, lock: str) -> bool:
+    """Remove ``lock`` if it is on local disk and its holder is provably dead."""
+    text = _read_owner(lock)
+    if not fs.is_local(db) or text is None or not lockowner.is_stale(text):
+        return False
+    _LOG.warning(
+        "removing the stale lock %s (%s: %s)",
+        lock,
+        lockowner.described(text),
+        lockowner.stale_reason(text).removeprefix("stale: "),
+    )
+    _delete(lock)
+    return True
 
 
 def _break(db: str, stale: list[str]) -> None:
     for path in stale:
-        owner = _read_owner(path) or "gone meanwhile"
+        text = _read_owner(path)
+        owner = lockowner.described(text) if text is not None else "gone meanwhile"
         _LOG.warning("--force: removing the lock %s (%s)", path, owner)
         _delete(path)
 
@@ -159,7 +175,7 @@ def _read_owner(path: str) -> str | None:
         with FileSystems.open(
             path, compression_type=CompressionTypes.UNCOMPRESSED
         ) as f:
-            return bytes(f.read(300)).decode("utf-8", "replace").strip()
+            return bytes(f.read(1000)).decode("utf-8", "replace").strip()
     except Exception:  # noqa: BLE001 - GCS raises its own NotFound, S3 an OSError
         return None
 
@@ -176,7 +192,14 @@ def _locked(db: str, lock: str) -> CrawlDbLockedError:
         if owner:
             lock = other
             break
+    text = owner or ""
+    if lockowner.is_stale(text):  # not broken: not on a local disk
+        return CrawlDbLockedError(
+            f"{db} is locked by another job, no longer running: the lock is "
+            f"stale ({lock}: {lockowner.described(text)}; "
+            f"{lockowner.stale_reason(text)}); delete the lock or pass --force"
+        )
     return CrawlDbLockedError(
-        f"{db} is locked by another job ({lock}: {owner or 'owner unknown'}); "
+        f"{db} is locked by another job ({lock}: {lockowner.described(text)}); "
         "if none is running, delete the lock or pass --force"
     )

@@ -76,6 +76,8 @@ class FetchUpdateRequest:
     update: UpdateConfig
     max_interval_s: int
     """``db.fetch.interval.max``: no URL waits longer to be due."""
+    force: bool = False
+    """Remove a lock a killed job left on the crawldb."""
 
 
 def execute(request: FetchUpdateRequest, job: Job) -> FetchUpdateCounts:
@@ -92,7 +94,9 @@ def execute(request: FetchUpdateRequest, job: Job) -> FetchUpdateCounts:
     due_window = (started_ms, started_ms + DUE_WINDOW_MS)
     try:
         with (
-            versions.replacing(crawldb, keep_backup=request.update.keep_backup) as db,
+            versions.replacing(
+                crawldb, keep_backup=request.update.keep_backup, force=request.force
+            ) as db,
         ):
             lists = [
                 partfiles.parts_pattern(FileSystems.join(segment, GENERATE))

@@ -2,6 +2,9 @@
 
 import os
 import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -85,3 +88,68 @@ def test_the_line_names_the_step_the_state_and_the_command():
         "beamcrawl: readdb stopped: nothing was changed; free some space, then run "
         "it again: beamcrawl readdb"
     )
+
+
+class _SignalsItselfWhenDropped:
+    """Sends SIGTERM from ``__del__``, where Python drops what is raised."""
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(10_000):  # the handler runs here, still in __del__
+            pass
+
+
+def _drop_and_wait() -> None:
+    _SignalsItselfWhenDropped()  # deleted at once
+    time.sleep(30)  # delivered again: raised here
+
+
+def test_a_signal_that_comes_where_it_would_be_dropped_is_raised_after():
+    started = time.monotonic()
+    with interrupts.handled(), pytest.raises(Interrupted) as raised:
+        _drop_and_wait()
+    assert raised.value.signum == signal.SIGTERM
+    assert time.monotonic() - started < 20
+
+
+_COMMAND = """
+import os, signal, sys, threading, time
+from crawllib.errors import Interrupted
+from pipelines.runtime import interrupts
+
+def run():
+    if sys.argv[1] == "interrupted":
+        # a thread a stopped job left running: the exit would wait for it
+        threading.Thread(target=time.sleep, args=(600,)).start()
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(30)
+        except Interrupted as stop:
+            print("interrupted", file=sys.stderr)
+            return stop.exit_code
+    return 0
+
+code = interrupts.run_command(run, own_process=True)
+os.kill(os.getpid(), signal.SIGINT)  # after the command returned
+time.sleep(30)
+sys.exit(7)
+"""
+
+
+@pytest.mark.parametrize(("how", "code"), [("interrupted", 143), ("done", 0)])
+def test_a_commands_own_process_ends_with_its_code_and_no_traceback(how, code):
+    done = subprocess.run(
+        [sys.executable, "-c", _COMMAND, how],
+        capture_output=True,
+        text=True,
+        timeout=25,
+        check=False,
+    )
+    assert done.returncode == code
+    assert done.stderr == ("interrupted\n" if how == "interrupted" else "")
+
+
+def test_run_command_in_a_callers_process_returns_and_restores_the_handlers():
+    before = signal.getsignal(signal.SIGINT)
+    assert interrupts.run_command(lambda: 3, own_process=False) == 3
+    assert signal.getsignal(signal.SIGINT) is before
