@@ -55,7 +55,10 @@ class RoundRecord:
     crawldb: dict[str, int] = field(default_factory=dict)
     """The crawldb after the round: records by db status label."""
     counters: dict[str, int] = field(default_factory=dict)
-    """Every counter of the round's jobs, as ``namespace:name``."""
+    """Every counter of the round's jobs, as ``step:name``."""
+    segments: list[str] = field(default_factory=list)
+    """Every segment directory of the round (more than one with
+    generate's ``--maxNumSegments``); ``segment`` is the first."""
 
     @property
     def seconds(self) -> float:
