@@ -30,7 +30,8 @@ def round_lines(records: Sequence[RoundRecord]) -> list[str]:
     if not records:
         return ["No round records: nothing was crawled."]
     header = ("ROUND", "GENERATED", "FETCHED", "NOT FETCHED", "NEW URLS", "TIME")
-    rows = [header] + [
+    rows: list[tuple[str, ...]] = [header]
+    rows += [
         (
             str(r.round),
             str(r.generated),
@@ -67,7 +68,7 @@ def _counts(counts: Mapping[str, int]) -> str:
     return ", ".join(shown) or "-"
 
 
-def aligned(rows: list[tuple[str, ...]]) -> str:
+def aligned(rows: Sequence[tuple[str, ...]]) -> str:
     """Rows as columns padded to their widest cell (the last one unpadded)."""
     widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]) - 1)]
     lines = [
