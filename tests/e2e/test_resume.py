@@ -154,6 +154,27 @@ def test_a_round_left_fetched_is_updated_not_fetched_again(
     _same_as(uninterrupted, crawl_dir)
 
 
+def test_a_round_left_updated_is_only_finished(seeds, uninterrupted, tmp_path, capsys):
+    crawl_dir = tmp_path / "crawl"
+    assert _crawl(seeds, crawl_dir, 1) == 0
+    crawldb = str(crawl_dir / "crawldb")
+    assert main(["generate", crawldb, str(crawl_dir / "segments"), *FLAGS]) == 0
+    segment = sorted((crawl_dir / "segments").iterdir())[-1]
+    assert main(["fetch", str(segment), "--parse", *FLAGS]) == 0
+    assert main(["updatedb", crawldb, str(segment), *FLAGS]) == 0
+
+    streams = _resumed(capsys, seeds, crawl_dir)
+
+    assert (
+        f"(segment {segment.name} was fetched and updated: finishing the round)"
+    ) in streams.err
+    assert "crawl: round 2: generated 8, fetched nothing" in streams.err
+    records = read_rounds(str(crawl_dir))
+    assert [r.round for r in records] == [1, 2, 3]
+    assert records[1].unfetched == {"uncounted": 8}
+    _same_as(uninterrupted, crawl_dir)
+
+
 def test_a_finished_crawl_has_nothing_left_to_do(seeds, tmp_path, capsys):
     crawl_dir = tmp_path / "crawl"
     assert _crawl(seeds, crawl_dir, 1) == 0
