@@ -20,6 +20,7 @@ GENERATED = "GENERATED"
 URLS_ADDED = "urls_added"
 """Updatedb's counter of the URLs the round added to the crawldb."""
 NOT_A_STATUS = frozenset({"bytes_downloaded"})
+"""Fetch counters that are neither a protocol status nor a reason for a drop."""
 
 _DB_LABELS = frozenset(status.label for status in CrawlStatus)
 _PARSE_LABELS = frozenset(major.label for major in ParseMajor)
@@ -57,7 +58,14 @@ class RoundCounts:
             if name.isupper() and name not in NOT_A_STATUS
         }
         generated = self.steps.get("generate", {}).get(GENERATED, sum(fetched.values()))
-        unfetched = dict(self.steps.get("unfetched", {}))
+        unfetched = {  # the fetcher's counts of items dropped, by reason
+            name: count
+            for name, count in fetched_counts.items()
+            if name.islower() and "/" not in name
+            and name not in NOT_A_STATUS and name not in _PARSE_LABELS
+        }  # fmt: skip
+        for name, count in self.steps.get("unfetched", {}).items():
+            unfetched[name] = unfetched.get(name, 0) + count
         missing = generated - sum(fetched.values()) - sum(unfetched.values())
         if missing > 0:  # not fetched, and no job said why
             unfetched["not_fetched"] = unfetched.get("not_fetched", 0) + missing

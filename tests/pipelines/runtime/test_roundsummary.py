@@ -11,6 +11,7 @@ def _counts() -> RoundCounts:
     counts.add("generate", {"GENERATED": 10})
     counts.add("fetch", {"SUCCESS": 6, "NOTFOUND": 1, "bytes_downloaded": 900})
     counts.add("fetch", {"SUCCESS": 1, "success": 7})  # a second segment
+    counts.add("fetch", {"hit_by_timelimit": 1, "Links/kept": 3})
     counts.add("updatedb", {"urls_added": 4, "status_fetched": 7, "status_gone": 1})
     return counts
 
@@ -21,7 +22,7 @@ def test_a_round_record_adds_up_and_names_what_was_not_fetched():
     assert (record.segment, record.segments) == ("s/a", ["s/a", "s/b"])
     assert record.generated == 10
     assert record.fetched == {"SUCCESS": 7, "NOTFOUND": 1}
-    assert record.unfetched == {"not_fetched": 2}
+    assert record.unfetched == {"hit_by_timelimit": 1, "not_fetched": 1}
     assert sum(record.fetched.values()) + sum(record.unfetched.values()) == 10
     assert record.parsed == {"success": 7}
     assert record.new_urls == 4
@@ -62,10 +63,11 @@ def test_the_summary_table_has_a_row_per_round_and_the_totals():
         "ROUND", "GENERATED", "FETCHED", "NOT", "FETCHED", "NEW", "URLS", "TIME"
     ]  # fmt: skip
     assert lines[2].split() == [
-        "1", "10", "NOTFOUND=1,", "SUCCESS=7", "not_fetched=2", "4", "2.0", "s"
+        "1", "10", "NOTFOUND=1,", "SUCCESS=7", "hit_by_timelimit=1,", "not_fetched=1",
+        "4", "2.0", "s",
     ]  # fmt: skip
     assert lines[-1] == (
         "Total: 2 rounds, 20 generated, fetched NOTFOUND=2, SUCCESS=14, "
-        "not fetched not_fetched=4, 8 new URLs, 4.0 s"
+        "not fetched hit_by_timelimit=2, not_fetched=2, 8 new URLs, 4.0 s"
     )
     assert round_lines([]) == ["No round records: nothing was crawled."]
