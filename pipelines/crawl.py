@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import resource
 import sys
 import time
 from argparse import Namespace
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from apache_beam.io.filesystems import FileSystems
 
@@ -61,6 +59,7 @@ from pipelines.runtime.options import (
 )
 from pipelines.runtime.roundcounts import GENERATED, RoundCounts
 from pipelines.runtime.sidejob import SideJob, SideJobFailed, side_job_errors
+from pipelines.runtime.steptimes import StepTimes
 from pipelines.runtime.summary import summary_lines
 from pipelines.storage.rounds import read_rounds, write_round
 from pipelines.transforms import fetchupdate
@@ -299,7 +298,7 @@ def _round(
     be due at once).
     """
     started, started_ms = time.monotonic(), now_ms()
-    steps, counts = _Steps(number), RoundCounts()
+    steps, counts = StepTimes(number), RoundCounts()
     if unfinished is None:
         written, selected = steps.timed(
             "generate",
@@ -368,7 +367,7 @@ def _write_record(
 
 def _report(
     number: int,
-    steps: _Steps,
+    steps: StepTimes,
     selected: dict[str, int],
     fetched: dict[str, int],
     updated: dict[str, int],
@@ -396,7 +395,7 @@ def _round_request(
 
 
 def _fetch_and_update(
-    steps: _Steps,
+    steps: StepTimes,
     request: CrawlRequest,
     settings: _Settings,
     written: list[str],
@@ -426,7 +425,7 @@ def _fetch_and_update(
 
 
 def _invert_links(
-    steps: _Steps,
+    steps: StepTimes,
     number: int,
     request: CrawlRequest,
     settings: _Settings,
@@ -471,58 +470,6 @@ def _summary(
         f"fetched {statuses or 'nothing'}, new urls {updated.get('urls_added', 0)}, "
         f"{time.monotonic() - started:.1f} s"
     )
-
-
-_R = TypeVar("_R")
-_Q = TypeVar("_Q")
-
-
-class _Steps:
-    """Runs a round's jobs and keeps their wall and CPU times, for the log.
-
-    CPU is this process's and its finished children's (user + system). Each
-    step is named to ``pipelines.runtime.jobstate`` (``round 2's generate``).
-    """
-
-    def __init__(self, round_number: int) -> None:
-        self.seconds: dict[str, tuple[float, float]] = {}
-        self._round = round_number
-
-    def timed(
-        self, name: str, execute: Callable[[_Q, Job], _R], request: _Q, job: Job
-    ) -> _R:
-        """``execute(request, job)``, timed as step ``name``."""
-        started, cpu_started = time.monotonic(), _cpu_s()
-        try:
-            with jobstate.step(f"round {self._round}'s {name}"):
-                return execute(request, job)
-        finally:
-            wall, cpu = self.seconds.get(name, (0.0, 0.0))
-            self.seconds[name] = (
-                wall + time.monotonic() - started,
-                cpu + _cpu_s() - cpu_started,
-            )
-
-    def wait(self, name: str, side: SideJob) -> None:
-        """Wait for ``side``'s job, counting the wait as step ``name``."""
-        started = time.monotonic()
-        try:
-            side.wait()
-        finally:
-            wall, cpu = self.seconds.get(name, (0.0, 0.0))
-            self.seconds[name] = (wall + time.monotonic() - started, cpu)
-
-    def __str__(self) -> str:
-        return ", ".join(
-            f"{name} {wall:.1f} s cpu {cpu:.1f} s"
-            for name, (wall, cpu) in self.seconds.items()
-        )
-
-
-def _cpu_s() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _parser() -> ArgumentParser:
