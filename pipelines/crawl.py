@@ -5,7 +5,11 @@ segment under ``CRAWL_DIR/segments``, fetch and parse it, update the
 crawldb, invert its links into ``CRAWL_DIR/linkdb`` and mark duplicates.
 The loop stops early when generate selects nothing. Every ``-D``,
 ``--conf`` and Beam flag is passed to each step, so the same command runs on
-any runner. One summary line per round.
+any runner. One summary line per round; each round's record is written to
+``CRAWL_DIR/rounds/`` when its crawldb is published, and the crawl ends with
+the summary of all of them (``pipelines.runtime.summary``). ROUNDS is the
+directory's total: run again, the crawl goes on with the next round
+(``pipelines.runtime.resume``).
 
 On a local runner the crawl uses both cores and fewer pipelines: each
 round's fetch, parse, updatedb and dedup run as one pipeline
