@@ -49,7 +49,7 @@ from pipelines.fetch import FetchRequest
 from pipelines.generate import GenerateRequest
 from pipelines.inject import InjectRequest
 from pipelines.invertlinks import InvertLinksRequest
-from pipelines.runtime import jobstate
+from pipelines.runtime import interrupts, jobstate
 from pipelines.runtime import resume as resumer
 from pipelines.runtime.arguments import add_link_policy_argument
 from pipelines.runtime.options import (
@@ -366,7 +366,9 @@ def _write_record(
 ) -> None:
     """The round's record: its crawldb is published, the round is done."""
     record = counts.record(number, written, started_ms, now_ms())
-    _LOG.info("round %d recorded: %s", number, write_round(request.crawl_dir, record))
+    with interrupts.deferred():  # a signal now: after the record is whole
+        path = write_round(request.crawl_dir, record)
+    _LOG.info("round %d recorded: %s", number, path)
 
 
 def _report(

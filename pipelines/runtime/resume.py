@@ -23,7 +23,6 @@ the segments of the last two rounds are inverted again
 from __future__ import annotations
 
 import json
-import os
 import posixpath
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -172,10 +171,7 @@ def mark_start(crawl_dir: str, segments_dir: str, started_ms: int) -> list[str]:
     if read_start(crawl_dir) is not None:
         return []
     before = list_segments(segments_dir)
-    path = start_path(crawl_dir)
-    if paths.is_local(path):
-        os.makedirs(os.path.dirname(path), exist_ok=True)
     note = {"started_ms": started_ms, "segments_before": before}
-    with FileSystems.create(path) as out:
-        out.write((json.dumps(note, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+    text = json.dumps(note, indent=1, sort_keys=True) + "\n"
+    rounds.write_whole(start_path(crawl_dir), text.encode("utf-8"))
     return before
