@@ -482,13 +482,7 @@ def _parser() -> ArgumentParser:
     parser = job_parser("beamcrawl crawl", "Crawl: inject, then rounds of the loop.")
     parser.add_argument("--seeds", required=True, help="seed file or directory")
     parser.add_argument("crawl_dir", metavar="CRAWL_DIR")
-    parser.add_argument(
-        "rounds",
-        metavar="ROUNDS",
-        type=int,
-        help="rounds in all for CRAWL_DIR: run again, the crawl goes on with the "
-        "next round (docs/resuming.md)",
-    )
+    parser.add_argument("rounds", metavar="ROUNDS", type=int)
     parser.add_argument("--topN", type=int, help="URLs per round")
     parser.add_argument("--numFetchers", type=int, help="fetch lists per segment")
     parser.add_argument("--threads", type=int, help="fetcher threads")
