@@ -76,12 +76,13 @@ def _resumed(capsys, seeds, crawl_dir, rounds=3):
     return capsys.readouterr()
 
 
+@pytest.mark.parametrize("steps", [[], ["--separateJobs"]], ids=["one", "separate"])
 def test_sigterm_after_round_1_then_the_same_command_goes_on(
-    seeds, uninterrupted, tmp_path, capsys
+    seeds, uninterrupted, tmp_path, capsys, steps
 ):
     crawl_dir = tmp_path / "crawl"
     command = [sys.executable, "-m", "pipelines.cli", "crawl", "--seeds", str(seeds),
-               str(crawl_dir), "3", *FLAGS]  # fmt: skip
+               str(crawl_dir), "3", *FLAGS, *steps]  # fmt: skip
     first_record = crawl_dir / "rounds" / "round-0001.json"
     with (tmp_path / "first.log").open("wb") as log:
         process = subprocess.Popen(
@@ -99,7 +100,9 @@ def test_sigterm_after_round_1_then_the_same_command_goes_on(
                 os.kill(pid, signal.SIGKILL)
     assert _rounds_of(crawl_dir) == [1]
 
-    streams = _resumed(capsys, seeds, crawl_dir)
+    capsys.readouterr()
+    assert _crawl(seeds, crawl_dir, 3, *steps) == 0
+    streams = capsys.readouterr()
 
     line = f"crawl: resuming {crawl_dir}: round 1 of 3 done, going on with round 2"
     assert line in streams.err.splitlines()[0], streams.err[:2000]
