@@ -5,7 +5,11 @@ segment under ``CRAWL_DIR/segments``, fetch and parse it, update the
 crawldb, invert its links into ``CRAWL_DIR/linkdb`` and mark duplicates.
 The loop stops early when generate selects nothing. Every ``-D``,
 ``--conf`` and Beam flag is passed to each step, so the same command runs on
-any runner. One summary line per round.
+any runner. One summary line per round; each round's record is written to
+``CRAWL_DIR/rounds/`` when its crawldb is published, and the crawl ends with
+the summary of all of them (``pipelines.runtime.summary``). ROUNDS is the
+directory's total: run again, the crawl goes on with the next round
+(``pipelines.runtime.resume``).
 
 On a local runner the crawl uses both cores and fewer pipelines: each
 round's fetch, parse, updatedb and dedup run as one pipeline
@@ -18,13 +22,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import resource
 import sys
 import time
 from argparse import Namespace
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from apache_beam.io.filesystems import FileSystems
 
@@ -47,7 +49,8 @@ from pipelines.fetch import FetchRequest
 from pipelines.generate import GenerateRequest
 from pipelines.inject import InjectRequest
 from pipelines.invertlinks import InvertLinksRequest
-from pipelines.runtime import jobstate
+from pipelines.runtime import interrupts, jobstate
+from pipelines.runtime import resume as resumer
 from pipelines.runtime.arguments import add_link_policy_argument
 from pipelines.runtime.options import (
     ArgumentParser,
@@ -58,7 +61,11 @@ from pipelines.runtime.options import (
     now_ms,
     parse_job_args,
 )
+from pipelines.runtime.roundcounts import GENERATED, RoundCounts
 from pipelines.runtime.sidejob import SideJob, SideJobFailed, side_job_errors
+from pipelines.runtime.steptimes import StepTimes
+from pipelines.runtime.summary import summary_lines
+from pipelines.storage.rounds import read_rounds, write_round
 from pipelines.transforms import fetchupdate
 from pipelines.updatedb import UpdateRequest
 
@@ -179,23 +186,71 @@ def property_flags(args: Namespace) -> list[str]:
     return flags
 
 
-def execute(request: CrawlRequest, job: Job) -> int:
+def execute(request: CrawlRequest, job: Job, summary: bool = True) -> int:
     """Inject, then the rounds; 0 when at least the injection succeeded.
 
-    On a local runner, invertlinks runs in a child process beside the loop.
+    A crawl directory with rounds done goes on with the next round
+    (``pipelines.runtime.resume``); ROUNDS is the directory's total. On a
+    local runner, invertlinks runs in a child process beside the loop. With
+    ``summary``, the rounds, totals, files and next commands end it (stdout).
     """
     settings = _Settings.of(request, job)  # a bad setting: before inject
-    side = SideJob() if job.is_local() else None
-    try:
-        _inject(request, settings, job)
-        _rounds(request, settings, job, side)
-    except SideJobFailed as exc:
-        print(f"beamcrawl: crawl: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        if side is not None:
-            side.finish()
+    resume = resumer.plan(request.crawl_dir, request.crawldb, request.segments_dir)
+    line = resume.line(request.crawl_dir, request.rounds)
+    if line is not None:
+        print(line, file=sys.stderr)
+    if resume.next_round <= request.rounds:
+        side = SideJob() if job.is_local() else None
+        try:
+            _inject(request, settings, job)
+            _mark_start(request)
+            _relink(request, settings, job, side, resume.relink)
+            _rounds(request, settings, job, side, resume)
+        except SideJobFailed as exc:
+            print(f"beamcrawl: crawl: {exc}", file=sys.stderr)
+            return 1
+        finally:
+            if side is not None:
+                side.finish()
+    if summary:
+        print(
+            "\n".join(summary_lines(request.crawl_dir, read_rounds(request.crawl_dir)))
+        )
     return 0
+
+
+def _mark_start(request: CrawlRequest) -> None:
+    before = resumer.mark_start(request.crawl_dir, request.segments_dir, now_ms())
+    if before:
+        print(
+            f"crawl: {request.crawl_dir} has {len(before)} segments from before "
+            "its first crawl with round records; counting rounds from 1",
+            file=sys.stderr,
+        )
+
+
+def _relink(
+    request: CrawlRequest,
+    settings: _Settings,
+    job: Job,
+    side: SideJob | None,
+    segments: tuple[str, ...],
+) -> None:
+    """Invert the links of the last rounds again: an interrupted crawl may not have."""
+    if not segments:
+        return
+    if side is None:
+        with jobstate.step("invertlinks of the rounds done"):
+            invertlinks.execute(
+                InvertLinksRequest(
+                    request.linkdb, segments, settings.linkdb, force=request.force
+                ),
+                job.step("invertlinks"),
+            )
+        return
+    argv = [request.linkdb, *segments, *request.child_flags, *job.beam_flags]
+    argv += ["--force"] if request.force else []
+    side.start("invertlinks of the rounds done", ["invertlinks", *argv])
 
 
 def _inject(request: CrawlRequest, settings: _Settings, job: Job) -> None:
@@ -213,16 +268,22 @@ def _inject(request: CrawlRequest, settings: _Settings, job: Job) -> None:
 
 
 def _rounds(
-    request: CrawlRequest, settings: _Settings, job: Job, side: SideJob | None
+    request: CrawlRequest,
+    settings: _Settings,
+    job: Job,
+    side: SideJob | None,
+    resume: resumer.Resume,
 ) -> None:
-    """The rounds, until ROUNDS or until nothing is due."""
+    """The rounds, from the first not done until ROUNDS or until nothing is due."""
     nothing_due_before_ms = 0  # a round's pipeline found no URL due before this
-    for number in range(1, request.rounds + 1):
+    unfinished = resume.unfinished
+    for number in range(resume.next_round, request.rounds + 1):
         if now_ms() < nothing_due_before_ms:
             _LOG.info("no URL is due: generate not run")
             print(f"crawl: round {number}: nothing to fetch, stopping", file=sys.stderr)
             break
-        outcome = _round(number, request, settings, job, side)
+        outcome = _round(number, request, settings, job, side, unfinished)
+        unfinished = None
         if outcome is None:
             print(f"crawl: round {number}: nothing to fetch, stopping", file=sys.stderr)
             break
@@ -239,61 +300,97 @@ def _round(
     settings: _Settings,
     job: Job,
     side: SideJob | None,
+    unfinished: resumer.Unfinished | None = None,
 ) -> int | None:
     """One round: generate, fetch and parse, updatedb, invertlinks, dedup.
 
-    Returns None when generate selected nothing, else the time before which
-    no URL is due (0: some may be due at once).
+    An ``unfinished`` round (an interrupted crawl's) is not generated: its
+    segments go on from where they stopped. The round's record is written
+    as soon as its crawldb is published. Returns None when generate
+    selected nothing, else the time before which no URL is due (0: some may
+    be due at once).
     """
-    started = time.monotonic()
-    steps = _Steps(number)
-    written, selected = steps.timed(
-        "generate",
-        generate.execute,
-        GenerateRequest(
-            request.crawldb,
-            request.segments_dir,
-            settings.generate,
-            force=request.force,
-        ),
-        job.step("generate"),
-    )
-    if not written:
-        return None
+    started, started_ms = time.monotonic(), now_ms()
+    steps, counts = StepTimes(number), RoundCounts()
+    if unfinished is None:
+        written, selected = steps.timed(
+            "generate",
+            generate.execute,
+            GenerateRequest(
+                request.crawldb,
+                request.segments_dir,
+                settings.generate,
+                force=request.force,
+            ),
+            job.step("generate"),
+        )
+        if not written:
+            return None
+    else:
+        written, selected = list(unfinished.segments), {GENERATED: unfinished.generated}
+    counts.add("generate", selected)
+    if unfinished is not None and unfinished.updated:  # fetched before it stopped
+        counts.add("unfetched", {"uncounted": unfinished.generated})
     one_pipeline = side is not None and not request.separate_jobs
+    one_pipeline = one_pipeline and (unfinished is None or not unfinished.fetched)
     if one_pipeline:
-        counts = steps.timed(
+        round_counts = steps.timed(
             "fetch+parse+updatedb+dedup",
             fetchupdate.execute,
             _round_request(request, settings, written),
             job,
         )
-        fetched, updated = counts.fetched, counts.updated
-        due_before_ms = 0 if counts.may_be_due else counts.due_by_ms
-        last = number == request.rounds or not counts.may_be_due
+        fetched, updated = round_counts.fetched, round_counts.updated
+        counts.add("dedup", {dedup.MARKED: round_counts.duplicates})
+        due_before_ms = 0 if round_counts.may_be_due else round_counts.due_by_ms
+        last = number == request.rounds or not round_counts.may_be_due
     else:
-        fetched, updated = _fetch_and_update(steps, request, settings, written, job)
+        fetched, updated = _fetch_and_update(
+            steps, request, settings, written, job, unfinished
+        )
         due_before_ms, last = 0, number == request.rounds
+    counts.add("fetch", fetched)
+    counts.add("updatedb", updated)
+    if one_pipeline:
+        _write_record(request, number, counts, written, started_ms)
     _invert_links(steps, number, request, settings, written, job, side, last)
     if not one_pipeline:
-        steps.timed(
+        counts.add(
             "dedup",
-            dedup.execute,
-            DedupRequest(
-                request.crawldb,
-                settings.dedup,
-                settings.update.keep_backup,
-                force=request.force,
+            steps.timed(
+                "dedup",
+                dedup.execute,
+                DedupRequest(
+                    request.crawldb,
+                    settings.dedup,
+                    settings.update.keep_backup,
+                    force=request.force,
+                ),
+                job.step("dedup"),
             ),
-            job.step("dedup"),
         )
+        _write_record(request, number, counts, written, started_ms)
     _report(number, steps, selected, fetched, updated, started)
     return due_before_ms
 
 
+def _write_record(
+    request: CrawlRequest,
+    number: int,
+    counts: RoundCounts,
+    written: list[str],
+    started_ms: int,
+) -> None:
+    """The round's record: its crawldb is published, the round is done."""
+    record = counts.record(number, written, started_ms, now_ms())
+    with interrupts.deferred():  # a signal now: after the record is whole
+        path = write_round(request.crawl_dir, record)
+    _LOG.info("round %d recorded: %s", number, path)
+
+
 def _report(
     number: int,
-    steps: _Steps,
+    steps: StepTimes,
     selected: dict[str, int],
     fetched: dict[str, int],
     updated: dict[str, int],
@@ -322,15 +419,23 @@ def _round_request(
 
 
 def _fetch_and_update(
-    steps: _Steps,
+    steps: StepTimes,
     request: CrawlRequest,
     settings: _Settings,
     written: list[str],
     job: Job,
+    unfinished: resumer.Unfinished | None = None,
 ) -> tuple[dict[str, int], dict[str, int]]:
-    """Fetch and parse each segment, then updatedb: the fetch and update counters."""
+    """Fetch and parse each segment, then updatedb: the fetch and update counters.
+
+    Of an ``unfinished`` round, the segments fetched are not fetched again,
+    and a crawldb that holds its update is not updated again.
+    """
     fetched: dict[str, int] = {}
-    for segment in written:
+    if unfinished is not None and unfinished.updated:
+        return fetched, {}
+    done = unfinished.fetched if unfinished is not None else ()
+    for segment in (s for s in written if s not in done):
         fetch_request = FetchRequest(segment, settings.fetch, settings.parse)
         for name, count in steps.timed(
             "fetch", fetch.execute, fetch_request, job.step("fetch")
@@ -346,7 +451,7 @@ def _fetch_and_update(
 
 
 def _invert_links(
-    steps: _Steps,
+    steps: StepTimes,
     number: int,
     request: CrawlRequest,
     settings: _Settings,
@@ -390,58 +495,6 @@ def _summary(
         f"new urls {updated.get('urls_added', 0)}, "
         f"{time.monotonic() - started:.1f} s"
     )
-
-
-_R = TypeVar("_R")
-_Q = TypeVar("_Q")
-
-
-class _Steps:
-    """Runs a round's jobs and keeps their wall and CPU times, for the log.
-
-    CPU is this process's and its finished children's (user + system). Each
-    step is named to ``pipelines.runtime.jobstate`` (``round 2's generate``).
-    """
-
-    def __init__(self, round_number: int) -> None:
-        self.seconds: dict[str, tuple[float, float]] = {}
-        self._round = round_number
-
-    def timed(
-        self, name: str, execute: Callable[[_Q, Job], _R], request: _Q, job: Job
-    ) -> _R:
-        """``execute(request, job)``, timed as step ``name``."""
-        started, cpu_started = time.monotonic(), _cpu_s()
-        try:
-            with jobstate.step(f"round {self._round}'s {name}"):
-                return execute(request, job)
-        finally:
-            wall, cpu = self.seconds.get(name, (0.0, 0.0))
-            self.seconds[name] = (
-                wall + time.monotonic() - started,
-                cpu + _cpu_s() - cpu_started,
-            )
-
-    def wait(self, name: str, side: SideJob) -> None:
-        """Wait for ``side``'s job, counting the wait as step ``name``."""
-        started = time.monotonic()
-        try:
-            side.wait()
-        finally:
-            wall, cpu = self.seconds.get(name, (0.0, 0.0))
-            self.seconds[name] = (wall + time.monotonic() - started, cpu)
-
-    def __str__(self) -> str:
-        return ", ".join(
-            f"{name} {wall:.1f} s cpu {cpu:.1f} s"
-            for name, (wall, cpu) in self.seconds.items()
-        )
-
-
-def _cpu_s() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _parser() -> ArgumentParser:

@@ -13,10 +13,8 @@ workers cannot reach this machine's loopback.
 
 from __future__ import annotations
 
-import functools
 import os
 import pathlib
-import shlex
 import socket
 import sys
 import tempfile
@@ -43,8 +41,9 @@ from pipelines import crawl, readdb
 from pipelines.runtime import runners
 from pipelines.runtime.arguments import add_link_policy_argument
 from pipelines.runtime.options import JobArgs, job_parser, parse_job_args
+from pipelines.runtime.summary import aligned, next_steps, round_lines
 from pipelines.storage import fs, partfiles, versions
-from pipelines.storage.segments import list_segments
+from pipelines.storage.rounds import read_rounds
 
 REDIRECTS = {"/old-news.html": "/about.html"}
 """Paths that answer 301 (the others are files, or 404)."""
@@ -172,7 +171,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             f"demo: serving {site.url('main')} and {site.url('blog')}", file=sys.stderr
         )
         request = _crawl_request(job, crawl_dir, seeds)
-        crawl.execute(request, job)
+        crawl.execute(request, job, summary=False)
     finally:
         site.stop()
     print(f"demo: crawl directory {printable(crawl_dir)}", file=sys.stderr)
@@ -185,9 +184,16 @@ def run(argv: Sequence[str] | None = None) -> int:
 SEARCH_WORD = "lighthouse"
 """A word of the sample site's pages, for the search command the report shows."""
 
+SAFETY = (
+    "",
+    "Crawling safely: a page on the web never leads beamcrawl to an internal",
+    "address or a local file; file: URLs are off unless protocol-file is in",
+    "plugin.includes (docs/safety.md, 'Local files', says how to turn them on).",
+)
+
 
 def report(crawl_dir: str, out: TextIO) -> None:
-    """Print what was crawled, where the files are, and the commands to try next.
+    """Print the rounds, what was crawled, where the files are, the next commands.
 
     A rich table on a terminal; elsewhere plain aligned columns, no escapes.
     URLs and titles are the pages' own: control characters in them are
@@ -196,6 +202,7 @@ def report(crawl_dir: str, out: TextIO) -> None:
     """
     rows = crawled(FileSystems.join(crawl_dir, "crawldb"))
     console = Console(file=out, highlight=False)
+    print("", *round_lines(read_rounds(crawl_dir)), sep="\n", file=out)
     print(f"\nCrawled {len(rows)} URLs:", file=out)
     if console.is_terminal:
         table = Table(box=box.SIMPLE_HEAD)
@@ -207,7 +214,7 @@ def report(crawl_dir: str, out: TextIO) -> None:
         console.print(table)
     else:
         print(aligned([("URL", "STATUS", "TITLE"), *rows]), file=out)
-    print("", *map(printable, next_steps(crawl_dir)), sep="\n", file=out)
+    print("", *next_steps(crawl_dir, SEARCH_WORD), *SAFETY, sep="\n", file=out)
 
 
 def crawled(crawldb: str) -> list[tuple[str, str, str]]:
@@ -246,44 +253,6 @@ def _db_status(code: int) -> str:
         return CrawlStatus(code).db_label
     except ValueError:
         return crawl_status_label(code)
-
-
-def aligned(rows: list[tuple[str, ...]]) -> str:
-    """Rows as columns padded to their widest cell (the last one unpadded)."""
-    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]) - 1)]
-    lines = [
-        "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]])
-        for row in rows
-    ]
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def next_steps(crawl_dir: str) -> list[str]:
-    """Where the crawl's files are and the commands to try on them, paths filled in."""
-    path = functools.partial(FileSystems.join, crawl_dir)
-    crawldb, segments, linkdb = path("crawldb"), path("segments"), path("linkdb")
-    index, found = path("index"), list_segments(segments)
-    segment = found[-1] if found else FileSystems.join(segments, "SEGMENT")
-    commands = [
-        ["readdb", crawldb, "--stats"],
-        ["readseg", segment, "--list"],
-        ["warc", path("warc"), "--dir", segments],
-        ["index", index, crawldb, "--dir", segments, "--linkdb", linkdb],
-        ["search", index, SEARCH_WORD],
-    ]
-    return [
-        "Files:",
-        f"  crawldb   {crawldb}",
-        f"  segments  {segments}",
-        f"  linkdb    {linkdb}",
-        "",
-        "Next, try:",
-        *(f"  beamcrawl {shlex.join(command)}" for command in commands),
-        "",
-        "Crawling safely: a page on the web never leads beamcrawl to an internal",
-        "address or a local file; file: URLs are off unless protocol-file is in",
-        "plugin.includes (docs/safety.md, 'Local files', says how to turn them on).",
-    ]
 
 
 if __name__ == "__main__":

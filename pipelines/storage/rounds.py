@@ -6,16 +6,19 @@ published, and never changes it after. They are what the crawl's summary,
 and every counter of its jobs. A crawl directory made by the separate
 commands has none; readers then make do with the crawldb and the segments.
 
-Each file is written whole by one ``FileSystems.create`` (one object on an
-object store); a file that cannot be read as a round record is skipped by
-:func:`read_rounds` with a log line, never fatal.
+Each file is written whole (:func:`write_whole`: renamed into place on local
+disk, one ``FileSystems.create`` and so one object on an object store); a
+file that cannot be read as a round record is skipped by :func:`read_rounds`
+with a log line, never fatal.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import secrets
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -55,7 +58,10 @@ class RoundRecord:
     crawldb: dict[str, int] = field(default_factory=dict)
     """The crawldb after the round: records by db status label."""
     counters: dict[str, int] = field(default_factory=dict)
-    """Every counter of the round's jobs, as ``namespace:name``."""
+    """Every counter of the round's jobs, as ``step:name``."""
+    segments: list[str] = field(default_factory=list)
+    """Every segment directory of the round (more than one with
+    generate's ``--maxNumSegments``); ``segment`` is the first."""
 
     @property
     def seconds(self) -> float:
@@ -92,11 +98,29 @@ def record_path(crawl_dir: str, number: int) -> str:
 def write_round(crawl_dir: str, record: RoundRecord) -> str:
     """Write ``record`` as its round's file; returns the path."""
     path = record_path(crawl_dir, record.round)
-    if paths.is_local(path):
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-    with FileSystems.create(path) as out:
-        out.write(record.to_json().encode("utf-8"))
+    write_whole(path, record.to_json().encode("utf-8"))
     return path
+
+
+def write_whole(path: str, data: bytes) -> None:
+    """Write a small file that readers see whole or not at all.
+
+    On local disk a temporary file beside it is renamed over it; on an
+    object store one ``FileSystems.create`` is one object.
+    """
+    if not paths.is_local(path):
+        with FileSystems.create(path) as out:
+            out.write(data)
+        return
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    temp = f"{path}.tmp-{secrets.token_hex(4)}"
+    try:
+        with open(temp, "wb") as f:
+            f.write(data)
+        os.replace(temp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.remove(temp)
 
 
 def read_rounds(crawl_dir: str) -> list[RoundRecord]:

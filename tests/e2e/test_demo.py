@@ -148,6 +148,13 @@ http://host2/posts/storm-2026.html   db_unfetched
 http://host2/posts/storm.html        db_fetched
 """
     rows, steps = report.split("\n\nFiles:\n")
+    table = out[out.index("\nRounds:\n") : out.index("\nCrawled ")].splitlines()
+    assert table[2].split() == ["ROUND", "GENERATED", "FETCHED", "NOT", "FETCHED",
+                                "NEW", "URLS", "TIME"]  # fmt: skip
+    assert [line.split()[:3] for line in table[3:6]] == [
+        ["1", "1", "SUCCESS=1"], ["2", "8", "MOVED=1,"], ["3", "4", "SUCCESS=4"]
+    ]  # fmt: skip
+    assert table[6].startswith("Total: 3 rounds, 13 generated, fetched MOVED=1, ")
     # the URL column is as wide as the widest URL with its real port
     assert [r.split() for r in rows.strip().splitlines()] == [
         r.split() for r in expected_rows.strip().splitlines()
@@ -158,10 +165,12 @@ http://host2/posts/storm.html        db_fetched
         f"  crawldb   {d}/crawldb",
         f"  segments  {d}/segments",
         f"  linkdb    {d}/linkdb",
+        f"  rounds    {d}/rounds",
         "",
         "Next, try:",
         f"  beamcrawl readdb {d}/crawldb --stats",
         f"  beamcrawl readseg {segments[-1]} --list",
+        f"  beamcrawl report {d}",
         f"  beamcrawl warc {d}/warc --dir {d}/segments",
         f"  beamcrawl index {d}/index {d}/crawldb --dir {d}/segments "
         f"--linkdb {d}/linkdb",
@@ -177,7 +186,7 @@ def test_the_next_commands_it_suggests_work(on_pipe, capsys):
     crawl_dir, code, out, err = on_pipe
     assert code == 0, err[-2000:]
     suggested = out[out.index("Next, try:\n") :].split("\n\n")[0].splitlines()[1:]
-    assert len(suggested) == 5
+    assert len(suggested) == 6
     for line in suggested:
         command = shlex.split(line)
         assert command[0] == "beamcrawl"

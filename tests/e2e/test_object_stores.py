@@ -22,6 +22,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from pipelines.demo import DEMO_PROPERTIES, DemoSite
 from pipelines.storage import fs, locks, partfiles, versions
+from pipelines.storage.rounds import read_rounds
 from tests.avrofiles import read_pages
 from tests.crawlrecords import crawl_records, without_wall_clock
 from tests.objectstores import Store, run_beamcrawl, store_in_use
@@ -120,6 +121,28 @@ def test_the_demo_crawl_on_a_store_writes_what_it_writes_on_local_disk(
     )
     assert not fs.dir_exists(FileSystems.join(crawldb, "current"))
     assert locks.holders(crawldb) == []
+
+
+def test_a_crawl_on_a_store_records_its_rounds_and_resumes(store, demo_site, tmp_path):
+    crawl_dir = _crawl(store, demo_site, tmp_path, 1)
+    seeds = str(tmp_path / "seeds.txt")
+    assert [r.round for r in read_rounds(crawl_dir)] == [1]
+    again = ["crawl", "--seeds", seeds, crawl_dir, "3", *FLAGS]
+
+    resumed = run_beamcrawl(store, *again)
+
+    assert (
+        f"crawl: resuming {crawl_dir}: round 1 of 3 done, going on with round 2"
+    ) in resumed.stderr.splitlines()
+    records = read_rounds(crawl_dir)
+    assert [r.round for r in records] == [1, 2, 3]
+    assert sum(records[-1].crawldb.values()) == 14
+    assert records[1].segment.startswith(f"{crawl_dir}/segments/")
+    assert "Total: 3 rounds, 13 generated," in resumed.stdout
+    finished = run_beamcrawl(store, *again)
+    assert finished.stderr.splitlines() == [
+        f"crawl: resuming {crawl_dir}: rounds 1-3 of 3 done, nothing left to do"
+    ]
 
 
 def _read(path: str) -> str:

@@ -20,7 +20,7 @@ import pytest
 from crawllib.status import ProtocolStatus
 from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES, DemoSite
-from pipelines.storage.rounds import RoundRecord, write_round
+from pipelines.storage.rounds import RoundRecord, read_rounds, write_round
 from tests.browser import Browser
 from tests.objectstores import run_beamcrawl, store_in_use
 
@@ -257,6 +257,38 @@ def test_report_draws_the_round_records(demo_crawl, tmp_path, browser, capsys):
         hostile: len(written),
     }
     assert page["figures"]["rounds recorded"] == len(written)
+    assert page["missing"] == []
+
+
+def test_report_of_a_real_crawl_draws_its_own_round_records(
+    demo_crawl, tmp_path, browser, capsys
+):
+    crawl_dir = _copy(demo_crawl, tmp_path, rounds=True)
+    written = read_rounds(str(crawl_dir))
+    assert [r.round for r in written] == [1, 2, 3]  # crawl wrote them
+    stats = _stats(crawl_dir, capsys)
+
+    _, page = _report(crawl_dir, tmp_path / "report.html", browser, capsys)
+
+    charts = page["charts"]
+    assert _values(charts["crawldb-growth"]) == {
+        ("URLs in the crawldb", "round 1"): 9,
+        ("URLs in the crawldb", "round 2"): 13,
+        ("URLs in the crawldb", "round 3"): stats["total"],
+        ("new URLs", "round 1"): 8,
+        ("new URLs", "round 2"): 4,
+        ("new URLs", "round 3"): 1,
+    }
+    assert _values(charts["status-by-round"]) == {
+        (status, f"round {r.round}"): count
+        for r in written
+        for status, count in r.crawldb.items()
+        if count
+    }
+    assert {c for _, c, _ in charts["fetch-by-segment"]["values"]} == {
+        "round 1", "round 2", "round 3"
+    }  # fmt: skip
+    assert page["figures"]["rounds recorded"] == 3
     assert page["missing"] == []
 
 

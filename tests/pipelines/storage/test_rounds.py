@@ -47,3 +47,15 @@ def test_a_damaged_record_is_skipped_with_a_log_line(
     with caplog.at_level(logging.WARNING):
         assert [r.round for r in read_rounds(str(tmp_path))] == [1]
     assert "round-0002.json" in caplog.text
+
+
+def test_a_record_is_renamed_into_place_and_leaves_no_temporary_file(
+    tmp_path: Path,
+) -> None:
+    first = RoundRecord(1, "s/1", 0, 1, 2)
+    write_round(str(tmp_path), first)
+    write_round(str(tmp_path), RoundRecord(1, "s/1", 0, 1, 3))  # replaced whole
+    assert sorted(p.name for p in (tmp_path / "rounds").iterdir()) == [
+        "round-0001.json"
+    ]
+    assert [r.generated for r in read_rounds(str(tmp_path))] == [3]
