@@ -9,6 +9,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from crawllib.config import FetcherConfig, ParseConfig, Properties
+from crawllib.errors import CrawlError
 from pipelines.cli.parse import parse_config
 from pipelines.runtime.arguments import add_link_policy_argument
 from pipelines.runtime.options import (
@@ -16,6 +17,7 @@ from pipelines.runtime.options import (
     JobArgs,
     job_parser,
 )
+from pipelines.storage import pathnames
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,19 @@ def request(cli: JobArgs) -> FetchRequest:
         cli.properties, threads=cli.args.threads, with_parse=cli.args.parse
     )
     parsing = parse_config(cli.properties, cli) if config.parse else None
+    check_fetch_list(cli.args.segment)
     return FetchRequest(cli.args.segment, config, parsing)
+
+
+def check_fetch_list(segment: str) -> None:
+    """A local segment without a fetch list: one line before any job.
+
+    Raises:
+        CrawlError: no ``SEGMENT/generate`` on this machine's disk.
+    """
+    source = pathnames.join(segment, "generate")  # pipelines.storage.segments.GENERATE
+    if pathnames.missing_here(source):
+        raise CrawlError(f"no fetch list at {source}")
 
 
 def fetch_config(

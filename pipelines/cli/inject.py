@@ -9,11 +9,13 @@ import dataclasses
 from dataclasses import dataclass
 
 from crawllib.config import InjectConfig
+from crawllib.errors import SeedError
 from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
     job_parser,
 )
+from pipelines.storage import pathnames
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,18 @@ def request(cli: JobArgs) -> InjectRequest:
         filter_urls=not args.noFilter,
         filter_normalize_all=config.filter_normalize_all or args.filterNormalizeAll,
     )
+    check_seeds(args.seeds)
     return InjectRequest(args.crawldb, args.seeds, config, force=args.force)
+
+
+def check_seeds(seeds: str) -> None:
+    """A local seed path that does not exist: one line before any job.
+
+    Raises:
+        SeedError: nothing at ``seeds`` on this machine's disk.
+    """
+    if pathnames.missing_here(seeds):
+        raise SeedError(f"no seed files found at {seeds}")
 
 
 def parser() -> ArgumentParser:

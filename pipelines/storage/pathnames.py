@@ -32,3 +32,12 @@ def join(base: str, *parts: str) -> str:
     for part in parts:
         joined = joined.rstrip("/") + "/" + part.lstrip("/")
     return joined
+
+
+def missing_here(path: str) -> bool:
+    """Whether ``path`` is a plain local path with nothing at it.
+
+    An object store's path (or ``file://``) is not looked at: that needs
+    Beam's filesystems, and is the job's to check.
+    """
+    return scheme(path) is None and not os.path.exists(path)
