@@ -24,13 +24,15 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from pipelines import dedup, fetch, generate, inject, invertlinks, updatedb
-from pipelines.cli.crawl import CrawlRequest, StepSettings, parser, request
+from pipelines.cli.crawl import CrawlRequest as CrawlRequest
+from pipelines.cli.crawl import StepSettings, parser, request
 from pipelines.cli.crawl import property_flags as property_flags
-from pipelines.dedup import DedupRequest
-from pipelines.fetch import FetchRequest
-from pipelines.generate import GenerateRequest
-from pipelines.inject import InjectRequest
-from pipelines.invertlinks import InvertLinksRequest
+from pipelines.cli.dedup import DedupRequest
+from pipelines.cli.fetch import FetchRequest
+from pipelines.cli.generate import GenerateRequest
+from pipelines.cli.inject import InjectRequest
+from pipelines.cli.invertlinks import InvertLinksRequest
+from pipelines.cli.updatedb import UpdateRequest
 from pipelines.runtime import jobstate
 from pipelines.runtime.options import (
     Job,
@@ -40,7 +42,6 @@ from pipelines.runtime.options import (
 )
 from pipelines.runtime.sidejob import SideJob, SideJobFailed, side_job_errors
 from pipelines.transforms import fetchupdate
-from pipelines.updatedb import UpdateRequest
 
 _LOG = logging.getLogger(__name__)
 

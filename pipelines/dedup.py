@@ -25,7 +25,8 @@ from crawllib.db import dedup
 from crawllib.db.dedup import DedupConfig, Entry
 from crawllib.status import CrawlStatus
 from crawllib.webpage import WebPage
-from pipelines.cli.dedup import DedupRequest, parser, request
+from pipelines.cli.dedup import DedupRequest as DedupRequest
+from pipelines.cli.dedup import parser, request
 from pipelines.runtime.options import (
     Job,
     counters,

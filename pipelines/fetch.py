@@ -32,8 +32,9 @@ from crawllib.fetch.protocol.robots import RobotsCache
 from crawllib.status import protocol_status_label
 from crawllib.webpage import WebPage
 from pipelines import parse
-from pipelines.cli.fetch import FetchRequest, parser, request
+from pipelines.cli.fetch import FetchRequest as FetchRequest
 from pipelines.cli.fetch import fetch_config as fetch_config
+from pipelines.cli.fetch import parser, request
 from pipelines.parse import NAMESPACE as PARSE_NAMESPACE
 from pipelines.parse import Parse
 from pipelines.runtime import progress

@@ -33,8 +33,9 @@ from crawllib.db.generate import (
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.urls.partition import UrlPartitioner
 from crawllib.webpage import WebPage
-from pipelines.cli.generate import GenerateRequest, parser, request
+from pipelines.cli.generate import GenerateRequest as GenerateRequest
 from pipelines.cli.generate import generate_config as generate_config
+from pipelines.cli.generate import parser, request
 from pipelines.runtime import progress
 from pipelines.runtime.options import (
     Job,

@@ -43,10 +43,10 @@ from pipelines.cli.index import (
     FORMATS,
     SOLR,
     TANTIVY,
-    IndexRequest,
     parser,
     request,
 )
+from pipelines.cli.index import IndexRequest as IndexRequest
 from pipelines.runtime import progress
 from pipelines.runtime.options import (
     Job,

@@ -27,7 +27,8 @@ from crawllib.errors import SeedError
 from crawllib.logonce import warn_first
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.webpage import WebPage, latest
-from pipelines.cli.inject import InjectRequest, parser, request
+from pipelines.cli.inject import InjectRequest as InjectRequest
+from pipelines.cli.inject import parser, request
 from pipelines.runtime.options import (
     Job,
     clock_ms,

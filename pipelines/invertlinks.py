@@ -29,7 +29,8 @@ from crawllib.config import CrawlConfig, LinkDbConfig, step_config
 from crawllib.db import invertlinks as linkdb
 from crawllib.db.invertlinks import Inlink, InlinkSet, LinkInverter, LinkSkip
 from crawllib.webpage import WebPage
-from pipelines.cli.invertlinks import InvertLinksRequest, parser, request
+from pipelines.cli.invertlinks import InvertLinksRequest as InvertLinksRequest
+from pipelines.cli.invertlinks import parser, request
 from pipelines.runtime.options import (
     Job,
     counters,

@@ -33,7 +33,8 @@ from crawllib.parse.pool import (
 )
 from crawllib.status import Mark, ParseMajor
 from crawllib.webpage import WebPage
-from pipelines.cli.parse import ParseRequest, checked_link_policy, parser, request
+from pipelines.cli.parse import ParseRequest as ParseRequest
+from pipelines.cli.parse import checked_link_policy, parser, request
 from pipelines.cli.parse import parse_config as parse_config
 from pipelines.runtime.options import (
     Job,

@@ -31,7 +31,8 @@ from crawllib.terminal import printable
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, to_json_line
 from pipelines.cli.readdb import MODES as MODES
-from pipelines.cli.readdb import ReadDbRequest, parser, request
+from pipelines.cli.readdb import ReadDbRequest as ReadDbRequest
+from pipelines.cli.readdb import parser, request
 from pipelines.runtime.options import (
     Job,
     clock_ms,

@@ -39,7 +39,8 @@ from crawllib.errors import ConfigError, CrawlError
 from crawllib.status import CrawlStatus
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage, to_json_line
-from pipelines.cli.readseg import ReadSegRequest, parser, request
+from pipelines.cli.readseg import ReadSegRequest as ReadSegRequest
+from pipelines.cli.readseg import parser, request
 from pipelines.runtime.options import (
     Job,
     parse_job_args,

@@ -32,7 +32,8 @@ from crawllib.sitemaps.sitemapurls import SCOPE, SitemapUrlCleaner
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.urls.zone import OPERATOR, ZONE_KEY, Zone, zone_of
 from crawllib.webpage import WebPage, latest
-from pipelines.cli.sitemap import SitemapRequest, parser, request
+from pipelines.cli.sitemap import SitemapRequest as SitemapRequest
+from pipelines.cli.sitemap import parser, request
 from pipelines.inject import list_seed_files
 from pipelines.runtime.options import (
     Job,

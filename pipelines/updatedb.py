@@ -26,7 +26,8 @@ from crawllib.errors import CrawlError
 from crawllib.status import crawl_status_label
 from crawllib.urls.cleaner import UrlCleaner
 from crawllib.webpage import WebPage, latest
-from pipelines.cli.updatedb import UpdateRequest, parser, request
+from pipelines.cli.updatedb import UpdateRequest as UpdateRequest
+from pipelines.cli.updatedb import parser, request
 from pipelines.runtime import options, progress
 from pipelines.runtime.options import (
     Job,

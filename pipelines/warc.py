@@ -38,7 +38,8 @@ from crawllib.index import warc
 from crawllib.index.warc import FetchRecords, NoRecord
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage
-from pipelines.cli.warc import WarcRequest, parser, request
+from pipelines.cli.warc import WarcRequest as WarcRequest
+from pipelines.cli.warc import parser, request
 from pipelines.runtime.options import (
     Job,
     counters,

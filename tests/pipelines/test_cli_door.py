@@ -68,7 +68,8 @@ def test_crawl_checks_every_steps_settings_before_beam_and_data(
     )
 
     assert (code, beam) == (2, False)
-    assert len(err) == 1 and err[0].startswith(line), err
+    assert len(err) == 1, err
+    assert err[0].startswith(line)
     assert not crawl_dir.exists()
 
 

@@ -10,6 +10,8 @@ _SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "beam_flags.py"
 
 def _script():
     spec = importlib.util.spec_from_file_location("beam_flags_script", _SCRIPT)
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
