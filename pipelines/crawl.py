@@ -307,5 +307,7 @@ def _cpu_s() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl crawl`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["crawl", *sys.argv[1:]]))

@@ -149,5 +149,7 @@ def _dedup(job: Job, config: DedupConfig, db: versions.Replacement) -> PipelineR
     return pipeline.result
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl dedup`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["dedup", *sys.argv[1:]]))

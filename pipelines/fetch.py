@@ -167,5 +167,7 @@ def execute(request: FetchRequest, job: Job) -> dict[str, int]:
     return values
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl fetch`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["fetch", *sys.argv[1:]]))

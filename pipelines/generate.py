@@ -339,5 +339,7 @@ def _install(
     return written
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl generate`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["generate", *sys.argv[1:]]))

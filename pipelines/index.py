@@ -276,5 +276,7 @@ def _linkdb(linkdb: str | None) -> str | None:
     return partfiles.parts_pattern(current)
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl index`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["index", *sys.argv[1:]]))

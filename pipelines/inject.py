@@ -318,5 +318,7 @@ def _inject(
     return pipeline.result
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl inject`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["inject", *sys.argv[1:]]))

@@ -208,5 +208,7 @@ def _invert(
     return pipeline.result
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl invertlinks`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["invertlinks", *sys.argv[1:]]))

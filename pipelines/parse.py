@@ -336,5 +336,7 @@ def _resume(
     return (kept, parsed) | "Together" >> beam.Flatten()
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl parse`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["parse", *sys.argv[1:]]))

@@ -228,5 +228,7 @@ def _temp_location(job: Job) -> str | None:
     return temp
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl readdb`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["readdb", *sys.argv[1:]]))

@@ -251,5 +251,7 @@ def _temp_location(job: Job) -> str | None:
     return temp
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl readseg`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["readseg", *sys.argv[1:]]))

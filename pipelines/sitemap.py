@@ -326,5 +326,7 @@ def _update(
     return pipeline.result
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl sitemap`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["sitemap", *sys.argv[1:]]))

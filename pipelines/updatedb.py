@@ -258,5 +258,7 @@ def _segments(segments: Sequence[str], segment_dirs: Sequence[str]) -> list[str]
     return fetched
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl updatedb`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["updatedb", *sys.argv[1:]]))

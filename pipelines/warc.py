@@ -248,5 +248,7 @@ def _publish(files: list[str], out_dir: str) -> dict[str, int]:
     return {meta.path: meta.size_in_bytes for meta in found}
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl warc`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["warc", *sys.argv[1:]]))

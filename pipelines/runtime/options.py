@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import functools
 import logging
 import time
@@ -29,6 +28,7 @@ from crawllib.errors import ConfigError
 from pipelines.runtime import beamflags
 from pipelines.runtime.arguments import ArgumentParser as ArgumentParser  # re-exported
 from pipelines.runtime.arguments import job_parser as job_parser  # re-exported
+from pipelines.runtime.arguments import unknown_flag_line
 from pipelines.storage import pathnames
 
 if TYPE_CHECKING:
@@ -266,7 +266,7 @@ def split_beam_flags(
             target = beam
             takes_value = beam_actions[name] and not has_value
         else:
-            raise ConfigError(unknown_flag_line(parser, name))
+            raise ConfigError(unknown_flag_line(parser, name, beam_actions))
         target.append(token)
         if takes_value and index < len(tokens):
             target.append(tokens[index])
@@ -301,28 +301,6 @@ def _is_number(token: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def unknown_flag_line(parser: argparse.ArgumentParser, name: str) -> str:
-    """``beamcrawl crawl: unrecognized argument --topn (did you mean --topN?)``.
-
-    The close ones are the command's own flags and then Beam's, compared
-    without case (``--topn`` is ``--topN`` mistyped).
-    """
-    line = f"{parser.prog}: unrecognized argument {name}"
-    own = [flag for flag in parser._option_string_actions if flag.startswith("--")]
-    close = _close(name, own) or _close(name, list(beamflags.FLAGS))
-    if close:
-        line += f" (did you mean {' or '.join(close)}?)"
-    return line
-
-
-def _close(name: str, known: list[str]) -> list[str]:
-    by_lower: dict[str, str] = {}
-    for flag in known:
-        by_lower.setdefault(flag.lower(), flag)
-    found = difflib.get_close_matches(name.lower(), list(by_lower), n=3, cutoff=0.75)
-    return [by_lower[flag] for flag in found]
 
 
 def now_ms() -> int:

@@ -12,6 +12,8 @@ import textwrap
 
 import pytest
 
+from pipelines.cli import COMMANDS
+
 AGENT = "-Dhttp.agent.name=door-test"
 
 
@@ -121,3 +123,24 @@ def test_a_good_command_line_still_reaches_beam(tmp_path, seeds):
 
     assert (code, beam) == (0, True), err
     assert (tmp_path / "db").is_dir()
+
+
+@pytest.mark.parametrize("command", sorted(set(COMMANDS) - {"search"}))
+def test_every_command_refuses_an_unknown_flag_before_beam(tmp_path, command):
+    code, err, beam = _at_the_door([command, "--bogus"], tmp_path)
+
+    assert (code, beam) == (2, False)
+    assert err == [f"beamcrawl: beamcrawl {command}: unrecognized argument --bogus"]
+
+
+def test_the_demo_checks_its_crawls_settings_before_beam_and_its_site(tmp_path):
+    code, err, beam = _at_the_door(
+        ["demo", "--dir", str(tmp_path / "demo"), "-Dfetcher.server.delay=x"],
+        tmp_path,
+    )
+
+    assert (code, beam) == (2, False)
+    assert err == [
+        "beamcrawl: property fetcher.server.delay='x' is invalid: expected a number"
+    ]
+    assert not (tmp_path / "demo").exists()
