@@ -15,6 +15,9 @@ dry run (``pipelines.runtime.dryrun``) prints one line and exits 0.
 
 from __future__ import annotations
 
+from pipelines.cli import starting  # first: Ctrl-C while importing is one line
+
+# isort: split
 import difflib
 import importlib
 import importlib.util
@@ -197,11 +200,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[0] == "--version":
         print(f"beamcrawl {__version__}")
         return 0
-    setup_logging()
     command, rest = args[0], args[1:]
-    jobstate.begin(command, rest)
-    with interrupts.handled():
-        return _run(command, rest)
+    jobstate.begin(command, rest)  # first: a signal's line names the command
+    starting.started()
+    try:
+        setup_logging()
+        with interrupts.handled():
+            return _run(command, rest)
+    except KeyboardInterrupt:  # before the handlers were installed
+        return _interrupted("SIGINT", 130)
 
 
 def _run(command: str, rest: list[str]) -> int:

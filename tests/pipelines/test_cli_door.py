@@ -144,3 +144,34 @@ def test_the_demo_checks_its_crawls_settings_before_beam_and_its_site(tmp_path):
         "beamcrawl: property fetcher.server.delay='x' is invalid: expected a number"
     ]
     assert not (tmp_path / "demo").exists()
+
+
+def _signalled_while_importing(program):
+    script = textwrap.dedent(
+        f"""
+        import os, signal, sys, time
+        sys.argv[0] = {program!r}
+        import pipelines.cli
+        os.kill(os.getpid(), signal.SIGINT)  # before main() took over
+        time.sleep(5)
+        """
+    )
+    return subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_ctrl_c_while_the_program_starts_is_one_line():
+    done = _signalled_while_importing("/usr/local/bin/beamcrawl")
+
+    assert done.returncode == 130
+    assert done.stderr == (
+        "beamcrawl: interrupted by SIGINT while starting: nothing was changed\n"
+    )
+
+
+def test_importing_the_cli_elsewhere_leaves_sigint_to_python():
+    done = _signalled_while_importing("my_tool.py")
+
+    assert done.returncode == -2  # Python's own: KeyboardInterrupt, then SIGINT
+    assert done.stderr.strip().endswith("KeyboardInterrupt")
