@@ -189,25 +189,28 @@ def read_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:
     ours, beam_flags = split_beam_flags(parser, argv)
     args = parser.parse_args(ours)
     properties = load_properties(args.conf_files, args.defines, check=True)
-    job = JobArgs(
+    return JobArgs(
         args=args,
         beam_flags=tuple(beam_flags),
         properties=properties,
         command=parser.prog.rsplit(" ", 1)[-1],
     )
-    if job.is_dataflow() and job.command != "demo":  # demo says why
-        _refuse_local_data(job)
-    return job
 
 
 def check_runner(job: Job) -> None:
     """The runner's services and Beam's own checks of its flags: Beam is imported.
 
+    On Dataflow, a job's data on this machine's disk is refused too (after
+    Beam's own checks of the Dataflow flags, which come first).
+
     Raises:
-        ConfigError: a flag Beam refuses (a ``--dry_run`` that would not stop).
+        ConfigError: a flag Beam refuses (a ``--dry_run`` that would not stop),
+            or local data on Dataflow.
         RunnerError: the runner's services are missing (``pipelines.runtime.runners``).
     """
     job.pipeline_options()
+    if isinstance(job, JobArgs) and job.is_dataflow() and job.command != "demo":
+        _refuse_local_data(job)  # demo says why in its own words
 
 
 _DATA_ARGUMENTS = (
