@@ -136,5 +136,7 @@ def _wrapped(first: str, text: str) -> list[str]:
     ) or [first.rstrip()]
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl conf`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["conf", *sys.argv[1:]]))

@@ -20,44 +20,26 @@ but for the last round's, which has nothing to run beside.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import sys
 import time
-from argparse import Namespace
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from apache_beam.io.filesystems import FileSystems
-
-from crawllib.config import (
-    CrawlConfig,
-    FetcherConfig,
-    GenerateConfig,
-    InjectConfig,
-    LinkDbConfig,
-    ParseConfig,
-    UpdateConfig,
-)
-from crawllib.config.fetch import checked_threads
-from crawllib.db.dedup import DedupConfig
-from crawllib.db.invertlinks import check_config as check_linkdb_config
-from crawllib.errors import ConfigError
-from pipelines import dedup, fetch, generate, inject, invertlinks, parse, updatedb
-from pipelines.dedup import DedupRequest
-from pipelines.fetch import FetchRequest
-from pipelines.generate import GenerateRequest
-from pipelines.inject import InjectRequest
-from pipelines.invertlinks import InvertLinksRequest
+from pipelines import dedup, fetch, generate, inject, invertlinks, updatedb
+from pipelines.cli.crawl import CrawlRequest as CrawlRequest
+from pipelines.cli.crawl import StepSettings, parser, request
+from pipelines.cli.crawl import property_flags as property_flags
+from pipelines.cli.dedup import DedupRequest
+from pipelines.cli.fetch import FetchRequest
+from pipelines.cli.generate import GenerateRequest
+from pipelines.cli.inject import InjectRequest
+from pipelines.cli.invertlinks import InvertLinksRequest
+from pipelines.cli.updatedb import UpdateRequest
 from pipelines.runtime import interrupts, jobstate
 from pipelines.runtime import resume as resumer
-from pipelines.runtime.arguments import add_link_policy_argument
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
     describe,
-    job_parser,
     now_ms,
     parse_job_args,
 )
@@ -67,123 +49,19 @@ from pipelines.runtime.steptimes import StepTimes
 from pipelines.runtime.summary import summary_lines
 from pipelines.storage.rounds import read_rounds, write_round
 from pipelines.transforms import fetchupdate
-from pipelines.updatedb import UpdateRequest
 
 _LOG = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class CrawlRequest:
-    """``beamcrawl crawl``: seeds, a crawl directory, rounds, and the settings."""
-
-    crawl_dir: str
-    seeds: str
-    rounds: int
-    config: CrawlConfig
-    """The crawl's properties (and a library user's link policy)."""
-    top_n: int | None = None
-    """URLs per round (``--topN``); none: all that are due."""
-    num_fetchers: int = 1
-    """Fetch lists per segment (``--numFetchers``)."""
-    threads: int | None = None
-    """Fetcher threads (``--threads``); none: ``fetcher.threads.fetch``."""
-    separate_jobs: bool = False
-    """Run fetch, updatedb and dedup as separate jobs on a local runner too."""
-    force: bool = False
-    """Remove a lock a killed job left (``--force``), at every step that locks."""
-    child_flags: tuple[str, ...] = ()
-    """The ``-D`` and ``--conf`` flags that give a step run in a child process
-    (invertlinks beside the loop) the same properties."""
-
-    def __post_init__(self) -> None:
-        if self.rounds < 1:
-            raise ConfigError(f"ROUNDS {self.rounds} is invalid: expected 1 or more")
-        if self.threads is not None:
-            checked_threads(self.threads, "--threads")
-
-    @property
-    def crawldb(self) -> str:
-        return FileSystems.join(self.crawl_dir, "crawldb")
-
-    @property
-    def segments_dir(self) -> str:
-        return FileSystems.join(self.crawl_dir, "segments")
-
-    @property
-    def linkdb(self) -> str:
-        return FileSystems.join(self.crawl_dir, "linkdb")
-
-
-@dataclass(frozen=True)
-class _Settings:
-    """Every step's settings, built once from the crawl's properties."""
-
-    inject: InjectConfig
-    generate: GenerateConfig
-    fetch: FetcherConfig
-    parse: ParseConfig
-    update: UpdateConfig
-    linkdb: LinkDbConfig
-    dedup: DedupConfig
-
-    @classmethod
-    def of(cls, request: CrawlRequest, job: Job) -> _Settings:
-        """Raises ConfigError (or CrawlError) for a bad one: before any step."""
-        config = request.config
-        properties = config.properties
-        parse_config = parse.parse_config(properties, job)
-        if config.link_policy is not None:
-            parse_config = dataclasses.replace(
-                parse_config, link_policy=config.link_policy
-            )
-        return cls(
-            inject=config.inject,
-            generate=generate.generate_config(
-                properties, top_n=request.top_n, num_fetchers=request.num_fetchers
-            ),
-            fetch=fetch.fetch_config(
-                properties, threads=request.threads, with_parse=True
-            ),
-            parse=parse_config,
-            update=config.update,
-            linkdb=check_linkdb_config(config.linkdb),
-            dedup=DedupConfig.from_args(),
-        )
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the crawl; 0 when at least the injection succeeded."""
-    cli = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
-    return execute(request(cli), cli)
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    return run_request(request(cli), cli)
 
 
-def request(cli: JobArgs) -> CrawlRequest:
-    """The request a parsed ``beamcrawl crawl`` command line makes.
-
-    Raises:
-        ConfigError: ROUNDS below 1.
-    """
-    args = cli.args
-    return CrawlRequest(
-        args.crawl_dir,
-        args.seeds,
-        args.rounds,
-        CrawlConfig.from_properties(cli.properties),
-        top_n=args.topN,
-        num_fetchers=args.numFetchers if args.numFetchers is not None else 1,
-        threads=args.threads,
-        separate_jobs=args.separateJobs,
-        force=args.force,
-        child_flags=tuple(property_flags(cli.args)),
-    )
-
-
-def property_flags(args: Namespace) -> list[str]:
-    """The ``-D`` and ``--conf`` flags of a parsed command line, as given."""
-    flags = [f"-D{define}" for define in args.defines]
-    for conf in args.conf_files:
-        flags += ["--conf", conf]
-    return flags
+def run_request(request: CrawlRequest, job: Job) -> int:
+    """The checked request (``pipelines.cli``): the crawl; see :func:`execute`."""
+    return execute(request, job)
 
 
 def execute(request: CrawlRequest, job: Job, summary: bool = True) -> int:
@@ -194,7 +72,7 @@ def execute(request: CrawlRequest, job: Job, summary: bool = True) -> int:
     local runner, invertlinks runs in a child process beside the loop. With
     ``summary``, the rounds, totals, files and next commands end it (stdout).
     """
-    settings = _Settings.of(request, job)  # a bad setting: before inject
+    settings = StepSettings.of(request, job)  # a bad setting: before inject
     resume = resumer.plan(request.crawl_dir, request.crawldb, request.segments_dir)
     line = resume.line(request.crawl_dir, request.rounds)
     if line is not None:
@@ -231,7 +109,7 @@ def _mark_start(request: CrawlRequest) -> None:
 
 def _relink(
     request: CrawlRequest,
-    settings: _Settings,
+    settings: StepSettings,
     job: Job,
     side: SideJob | None,
     segments: tuple[str, ...],
@@ -253,7 +131,7 @@ def _relink(
     side.start("invertlinks of the rounds done", ["invertlinks", *argv])
 
 
-def _inject(request: CrawlRequest, settings: _Settings, job: Job) -> None:
+def _inject(request: CrawlRequest, settings: StepSettings, job: Job) -> None:
     with jobstate.step("the inject step"):
         injected = inject.execute(
             InjectRequest(
@@ -269,7 +147,7 @@ def _inject(request: CrawlRequest, settings: _Settings, job: Job) -> None:
 
 def _rounds(
     request: CrawlRequest,
-    settings: _Settings,
+    settings: StepSettings,
     job: Job,
     side: SideJob | None,
     resume: resumer.Resume,
@@ -297,7 +175,7 @@ def _rounds(
 def _round(
     number: int,
     request: CrawlRequest,
-    settings: _Settings,
+    settings: StepSettings,
     job: Job,
     side: SideJob | None,
     unfinished: resumer.Unfinished | None = None,
@@ -405,7 +283,7 @@ def _report(
 
 
 def _round_request(
-    request: CrawlRequest, settings: _Settings, written: list[str]
+    request: CrawlRequest, settings: StepSettings, written: list[str]
 ) -> fetchupdate.FetchUpdateRequest:
     return fetchupdate.FetchUpdateRequest(
         request.crawldb,
@@ -421,7 +299,7 @@ def _round_request(
 def _fetch_and_update(
     steps: StepTimes,
     request: CrawlRequest,
-    settings: _Settings,
+    settings: StepSettings,
     written: list[str],
     job: Job,
     unfinished: resumer.Unfinished | None = None,
@@ -454,7 +332,7 @@ def _invert_links(
     steps: StepTimes,
     number: int,
     request: CrawlRequest,
-    settings: _Settings,
+    settings: StepSettings,
     written: list[str],
     job: Job,
     side: SideJob | None,
@@ -497,26 +375,7 @@ def _summary(
     )
 
 
-def _parser() -> ArgumentParser:
-    parser = job_parser("beamcrawl crawl", "Crawl: inject, then rounds of the loop.")
-    parser.add_argument("--seeds", required=True, help="seed file or directory")
-    parser.add_argument("crawl_dir", metavar="CRAWL_DIR")
-    parser.add_argument("rounds", metavar="ROUNDS", type=int)
-    parser.add_argument("--topN", type=int, help="URLs per round")
-    parser.add_argument("--numFetchers", type=int, help="fetch lists per segment")
-    parser.add_argument("--threads", type=int, help="fetcher threads")
-    parser.add_argument(
-        "--separateJobs",
-        action="store_true",
-        help="run fetch, updatedb and dedup as separate jobs also on a local "
-        "runner (there they are one pipeline by default)",
-    )
-    parser.add_argument(
-        "--force", action="store_true", help="remove a lock a killed job left"
-    )
-    add_link_policy_argument(parser)
-    return parser
+if __name__ == "__main__":  # as `beamcrawl crawl`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["crawl", *sys.argv[1:]]))

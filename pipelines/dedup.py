@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import apache_beam as beam
@@ -21,17 +20,16 @@ from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 
-from crawllib.config import CrawlConfig, UpdateConfig, step_config
+from crawllib.config import CrawlConfig, step_config
 from crawllib.db import dedup
-from crawllib.db.dedup import DEFAULT_COMPARE_ORDER, DedupConfig, Entry
+from crawllib.db.dedup import DedupConfig, Entry
 from crawllib.status import CrawlStatus
 from crawllib.webpage import WebPage
+from pipelines.cli.dedup import DedupRequest as DedupRequest
+from pipelines.cli.dedup import parser, request
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
     counters,
-    job_parser,
     parse_job_args,
 )
 from pipelines.storage import io, versions
@@ -117,35 +115,17 @@ class _MarkFn(beam.DoFn):
                 yield page
 
 
-@dataclass(frozen=True)
-class DedupRequest:
-    """``beamcrawl dedup``: which crawldb, compared how."""
-
-    crawldb: str
-    config: DedupConfig
-    keep_backup: bool = True
-    """Keep the version before as ``old`` (``db.preserve.backup``)."""
-    force: bool = False
-    """Override an existing crawldb lock."""
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl dedup CRAWLDB``: mark duplicates, print how many."""
     cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    marked = execute(request(cli), cli).get(MARKED, 0)
+    return run_request(request(cli), cli)
+
+
+def run_request(request: DedupRequest, job: Job) -> int:
+    """The checked request (``pipelines.cli``): mark duplicates, print how many."""
+    marked = execute(request, job).get(MARKED, 0)
     print(f"Deduplication: {marked} documents marked as duplicates", file=sys.stderr)
     return 0
-
-
-def request(cli: JobArgs) -> DedupRequest:
-    """The request a parsed ``beamcrawl dedup`` command line makes."""
-    args = cli.args
-    return DedupRequest(
-        args.crawldb,
-        DedupConfig.from_args(args.group, args.compareOrder),
-        keep_backup=UpdateConfig.from_properties(cli.properties).keep_backup,
-        force=args.force,
-    )
 
 
 def execute(request: DedupRequest, job: Job) -> dict[str, int]:
@@ -169,26 +149,7 @@ def _dedup(job: Job, config: DedupConfig, db: versions.Replacement) -> PipelineR
     return pipeline.result
 
 
-def parser() -> ArgumentParser:
-    """The command line of ``beamcrawl dedup``."""
-    parser = job_parser("beamcrawl dedup", "Mark duplicate pages in a crawldb.")
-    parser.add_argument("crawldb")
-    parser.add_argument(
-        "--group",
-        default="none",
-        choices=["none", "host", "domain"],
-        help="compare only pages of one host or domain (default none)",
-    )
-    parser.add_argument(
-        "--compareOrder",
-        default=DEFAULT_COMPARE_ORDER,
-        metavar="ORDER",
-        help="criteria in order: score, fetchTime, urlLength, "
-        f"optionally httpsOverHttp (default {DEFAULT_COMPARE_ORDER})",
-    )
-    parser.add_argument("--force", action="store_true", help="override a lock")
-    return parser
+if __name__ == "__main__":  # as `beamcrawl dedup`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["dedup", *sys.argv[1:]]))

@@ -31,28 +31,19 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from crawllib.config import CrawlConfig
-from crawllib.config.properties import parse_define
-from crawllib.errors import ConfigError
 from crawllib.status import CrawlStatus, crawl_status_label
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage
 from pipelines import crawl, readdb
-from pipelines.runtime import runners
-from pipelines.runtime.arguments import add_link_policy_argument
-from pipelines.runtime.options import JobArgs, job_parser, parse_job_args
+from pipelines.cli.demo import DEMO_PROPERTIES as DEMO_PROPERTIES
+from pipelines.cli.demo import crawl_request, parser, request
+from pipelines.runtime.options import Job, JobArgs, parse_job_args
 from pipelines.runtime.summary import aligned, next_steps, round_lines
 from pipelines.storage import fs, partfiles, versions
 from pipelines.storage.rounds import read_rounds
 
 REDIRECTS = {"/old-news.html": "/about.html"}
 """Paths that answer 301 (the others are files, or 404)."""
-
-DEMO_PROPERTIES = [
-    "http.agent.name=beamcrawl-demo",
-    "fetcher.server.delay=0.2",
-    "fetcher.threads.fetch=4",
-]
 
 
 @dataclass
@@ -146,21 +137,17 @@ def _file(root: str, path: str) -> bytes | None:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Serve the sample site, crawl it, print the crawldb statistics."""
-    parser = job_parser("beamcrawl demo", "Crawl a bundled sample site on loopback.")
-    parser.add_argument("--dir", help="crawl directory (default: a new temporary one)")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument(
-        "--force", action="store_true", help="remove a lock a killed job left"
-    )
-    add_link_policy_argument(parser)
-    job = parse_job_args(parser, sys.argv[1:] if argv is None else argv)
-    if runners.is_dataflow(job.pipeline_options()):
-        raise ConfigError(
-            "beamcrawl demo: the sample site is served on this machine's loopback, "
-            "which Dataflow's workers cannot reach; crawl a site of yours with "
-            "beamcrawl crawl and gs:// paths instead"
-        )
-    crawl_dir = job.args.dir or tempfile.mkdtemp(prefix="beamcrawl-demo-")
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    return run_request(request(cli), cli)
+
+
+def run_request(cli: JobArgs, job: Job) -> int:
+    """The checked command line (``pipelines.cli``): serve, crawl, report.
+
+    The demo's request is its command line (``cli``: ``--dir``, ``--rounds``,
+    the properties); ``job`` runs the pipelines.
+    """
+    crawl_dir = cli.args.dir or tempfile.mkdtemp(prefix="beamcrawl-demo-")
     os.makedirs(crawl_dir, exist_ok=True)
     site = DemoSite().start()
     try:
@@ -170,7 +157,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         print(
             f"demo: serving {site.url('main')} and {site.url('blog')}", file=sys.stderr
         )
-        request = _crawl_request(job, crawl_dir, seeds)
+        request = crawl_request(cli, crawl_dir, seeds)
         crawl.execute(request, job, summary=False)
     finally:
         site.stop()
@@ -230,23 +217,6 @@ def crawled(crawldb: str) -> list[tuple[str, str, str]]:
     return sorted(rows)
 
 
-def _crawl_request(cli: JobArgs, crawl_dir: str, seeds: str) -> crawl.CrawlRequest:
-    """The crawl of the sample site: the demo's properties under the user's -D."""
-    demo = dict(parse_define(define) for define in DEMO_PROPERTIES)
-    user = dict(parse_define(define) for define in cli.args.defines)
-    return crawl.CrawlRequest(
-        crawl_dir,
-        seeds,
-        cli.args.rounds,
-        CrawlConfig.from_properties(cli.properties.with_values({**demo, **user})),
-        force=cli.args.force,
-        child_flags=(
-            *(f"-D{define}" for define in DEMO_PROPERTIES),
-            *crawl.property_flags(cli.args),
-        ),
-    )
-
-
 def _db_status(code: int) -> str:
     """Nutch 1.x's name of a status (``db_fetched``); readdb's for unknown codes."""
     try:
@@ -255,5 +225,7 @@ def _db_status(code: int) -> str:
         return crawl_status_label(code)
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl demo`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["demo", *sys.argv[1:]]))

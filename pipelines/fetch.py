@@ -11,11 +11,9 @@ beside it and renamed into place when the job succeeded; with ``--parse``
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import sys
 from collections.abc import Iterable, Iterator, Sequence, Sized
-from dataclasses import dataclass
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -25,8 +23,6 @@ from apache_beam.pvalue import PCollection
 from crawllib.config import (
     CrawlConfig,
     FetcherConfig,
-    ParseConfig,
-    Properties,
     step_config,
 )
 from crawllib.db.generate import PARTITION_MARKER
@@ -37,17 +33,16 @@ from crawllib.fetch.protocol.robots import RobotsCache
 from crawllib.status import protocol_status_label
 from crawllib.webpage import WebPage
 from pipelines import parse
+from pipelines.cli.fetch import FetchRequest as FetchRequest
+from pipelines.cli.fetch import fetch_config as fetch_config
+from pipelines.cli.fetch import parser, request
 from pipelines.parse import NAMESPACE as PARSE_NAMESPACE
 from pipelines.parse import Parse
 from pipelines.runtime import progress
-from pipelines.runtime.arguments import add_link_policy_argument
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
     counters,
     describe,
-    job_parser,
     parse_job_args,
 )
 from pipelines.storage import io, partfiles
@@ -151,47 +146,17 @@ class _FetchFn(beam.DoFn):
         self._protocols.close()
 
 
-@dataclass(frozen=True)
-class FetchRequest:
-    """``beamcrawl fetch``: which segment, how to fetch it, and whether to parse."""
-
-    segment: str
-    config: FetcherConfig
-    parse: ParseConfig | None = None
-    """Parse the fetched pages too (``--parse``), with these settings."""
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl fetch SEGMENT``: write ``SEGMENT/fetch``; print a summary."""
     cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(request(cli), cli)
+    return run_request(request(cli), cli)
+
+
+def run_request(request: FetchRequest, job: Job) -> int:
+    """Run a request the command line built and checked (``pipelines.cli``)."""
+    values = execute(request, job)
     print(f"Fetcher: {describe(values)}", file=sys.stderr)
     return 0
-
-
-def request(cli: JobArgs) -> FetchRequest:
-    """The request a parsed ``beamcrawl fetch`` command line makes."""
-    config = fetch_config(
-        cli.properties, threads=cli.args.threads, with_parse=cli.args.parse
-    )
-    parse_config = parse.parse_config(cli.properties, cli) if config.parse else None
-    return FetchRequest(cli.args.segment, config, parse_config)
-
-
-def fetch_config(
-    properties: Properties, *, threads: int | None = None, with_parse: bool = False
-) -> FetcherConfig:
-    """The fetcher's settings: the properties, with the command line's choices.
-
-    Raises:
-        CrawlError: no agent name, or ``threads`` below 1.
-    """
-    config = FetcherConfig.from_properties(properties)
-    if with_parse:
-        config = dataclasses.replace(config, parse=True)
-    if threads is not None:
-        config = config.with_threads(threads, "--threads")
-    return config
 
 
 def execute(request: FetchRequest, job: Job) -> dict[str, int]:
@@ -226,17 +191,7 @@ def execute(request: FetchRequest, job: Job) -> dict[str, int]:
     return values
 
 
-def parser() -> ArgumentParser:
-    """The command line of ``beamcrawl fetch``."""
-    parser = job_parser("beamcrawl fetch", "Fetch the fetch lists of a segment.")
-    parser.add_argument("segment")
-    parser.add_argument("--threads", type=int, help="fetcher.threads.fetch")
-    parser.add_argument(
-        "--parse", action="store_true", help="parse as well (fetcher.parse)"
-    )
-    add_link_policy_argument(parser)
-    return parser
+if __name__ == "__main__":  # as `beamcrawl fetch`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["fetch", *sys.argv[1:]]))

@@ -15,7 +15,6 @@ import logging
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -23,7 +22,7 @@ from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import AsDict, PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 
-from crawllib.config import CrawlConfig, GenerateConfig, Properties, step_config
+from crawllib.config import CrawlConfig, GenerateConfig, step_config
 from crawllib.db.generate import (
     GenerateSkip,
     Selector,
@@ -34,15 +33,15 @@ from crawllib.db.generate import (
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.urls.partition import UrlPartitioner
 from crawllib.webpage import WebPage
+from pipelines.cli.generate import GenerateRequest as GenerateRequest
+from pipelines.cli.generate import generate_config as generate_config
+from pipelines.cli.generate import parser, request
 from pipelines.runtime import progress
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
     clock_ms,
     counters,
     describe,
-    job_parser,
     now_ms,
     parse_job_args,
 )
@@ -230,23 +229,15 @@ NOTHING_SELECTED = 1
 """Exit status when nothing was selected (Nutch's generate returns 1 too)."""
 
 
-@dataclass(frozen=True)
-class GenerateRequest:
-    """``beamcrawl generate``: which crawldb, where the segments go, and how."""
-
-    crawldb: str
-    segments_dir: str
-    config: GenerateConfig
-    add_days: int = 0
-    """Days added to the current time: select what is due by then."""
-    force: bool = False
-    """Override an existing crawldb lock."""
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl generate``: print the new segment paths; exit 1 if none."""
     cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    written, values = execute(request(cli), cli)
+    return run_request(request(cli), cli)
+
+
+def run_request(request: GenerateRequest, job: Job) -> int:
+    """The checked request (``pipelines.cli``): print the segments; exit 1 if none."""
+    written, values = execute(request, job)
     print(f"Generator: {describe(values)}", file=sys.stderr)
     if not written:
         print(
@@ -256,47 +247,6 @@ def run(argv: Sequence[str] | None = None) -> int:
     for segment in written:
         print(segment)
     return 0
-
-
-def request(cli: JobArgs) -> GenerateRequest:
-    """The request a parsed ``beamcrawl generate`` command line makes."""
-    args = cli.args
-    config = generate_config(
-        cli.properties,
-        top_n=args.topN,
-        num_fetchers=args.numFetchers,
-        max_num_segments=args.maxNumSegments,
-        filter_urls=not args.noFilter,
-        normalize=not args.noNorm,
-    )
-    return GenerateRequest(
-        args.crawldb, args.segments, config, add_days=args.adddays, force=args.force
-    )
-
-
-def generate_config(
-    properties: Properties,
-    *,
-    top_n: int | None = None,
-    num_fetchers: int = 1,
-    max_num_segments: int = 1,
-    filter_urls: bool = True,
-    normalize: bool = True,
-) -> GenerateConfig:
-    """Generate's settings: the properties, with the command line's choices.
-
-    Raises:
-        ConfigError: a value out of range.
-    """
-    config = GenerateConfig.from_properties(properties)
-    return dataclasses.replace(
-        config,
-        filter_urls=config.filter_urls and filter_urls,
-        normalize=config.normalize and normalize,
-        top_n=top_n,
-        num_fetchers=num_fetchers,
-        max_num_segments=max_num_segments,
-    ).check()
 
 
 def execute(request: GenerateRequest, job: Job) -> tuple[list[str], dict[str, int]]:
@@ -389,20 +339,7 @@ def _install(
     return written
 
 
-def parser() -> ArgumentParser:
-    """The command line of ``beamcrawl generate``."""
-    parser = job_parser("beamcrawl generate", "Generate fetch lists from a crawldb.")
-    parser.add_argument("crawldb")
-    parser.add_argument("segments", help="the directory new segments go in")
-    parser.add_argument("--topN", type=int, help="URLs per segment (all lists)")
-    parser.add_argument("--numFetchers", type=int, default=1, help="fetch lists")
-    parser.add_argument("--adddays", type=int, default=0, help="days added to now")
-    parser.add_argument("--maxNumSegments", type=int, default=1)
-    parser.add_argument("--noFilter", action="store_true", help="no URL filters")
-    parser.add_argument("--noNorm", action="store_true", help="no URL normalizers")
-    parser.add_argument("--force", action="store_true", help="override a lock")
-    return parser
+if __name__ == "__main__":  # as `beamcrawl generate`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["generate", *sys.argv[1:]]))

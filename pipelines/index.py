@@ -18,10 +18,8 @@ Solr and Elasticsearch files may go to any Beam filesystem (``gs://`` ...).
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -40,23 +38,26 @@ from crawllib.index import search as searchindex
 from crawllib.index.index import IndexDocument, Outcome
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage
+from pipelines.cli.index import (
+    ELASTICSEARCH,
+    FORMATS,
+    SOLR,
+    TANTIVY,
+    parser,
+    request,
+)
+from pipelines.cli.index import IndexRequest as IndexRequest
 from pipelines.runtime import progress
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
-    add_segment_arguments,
     counters,
     describe,
-    job_parser,
     parse_job_args,
 )
 from pipelines.storage import fs, io, partfiles, paths, versions
 from pipelines.storage.segments import PARSE, part_dirs
 
 NAMESPACE = "IndexerStatus"
-TANTIVY, SOLR, ELASTICSEARCH = "tantivy", "solr", "elasticsearch"
-FORMATS = (TANTIVY, SOLR, ELASTICSEARCH)
 _SUFFIXES = {TANTIVY: ".ndjson", SOLR: ".json", ELASTICSEARCH: ".ndjson"}
 
 Action = tuple[str, IndexDocument | None]
@@ -179,50 +180,21 @@ def read_actions(directory: str) -> Iterator[Action]:
                     yield indexformats.read_action_line(raw)
 
 
-@dataclass(frozen=True)
-class IndexRequest:
-    """``beamcrawl index``: which segments into which index, in which format."""
-
-    index_dir: str
-    crawldb: str
-    segments: tuple[str, ...]
-    config: IndexConfig
-    segment_dirs: tuple[str, ...] = ()
-    """Directories whose every parsed segment is indexed too (``--dir``)."""
-    linkdb: str | None = None
-    """Anchors from this linkdb."""
-    format: str = TANTIVY
-    """``tantivy`` (an index on this machine), ``solr`` or ``elasticsearch``."""
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl index``: index the segments; print a one-line summary."""
     cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    index_request = request(cli)
-    values = execute(index_request, cli)
+    return run_request(request(cli), cli)
+
+
+def run_request(request: IndexRequest, job: Job) -> int:
+    """Run a request the command line built and checked (``pipelines.cli``)."""
+    values = execute(request, job)
     print(f"Indexer: {describe(values)}", file=sys.stderr)
-    if index_request.format == TANTIVY:
-        count = searchindex.document_count(index_request.index_dir)
-        where = printable(index_request.index_dir)
+    if request.format == TANTIVY:
+        count = searchindex.document_count(request.index_dir)
+        where = printable(request.index_dir)
         print(f"Indexer: {count} documents in {where}", file=sys.stderr)
     return 0
-
-
-def request(cli: JobArgs) -> IndexRequest:
-    """The request a parsed ``beamcrawl index`` command line makes."""
-    args = cli.args
-    config = IndexConfig.from_properties(cli.properties)
-    if args.deleteGone:
-        config = dataclasses.replace(config, delete=True)
-    return IndexRequest(
-        args.index_dir,
-        args.crawldb,
-        tuple(args.segments),
-        config,
-        segment_dirs=tuple(args.dir),
-        linkdb=args.linkdb,
-        format=args.format,
-    )
 
 
 def execute(request: IndexRequest, job: Job) -> dict[str, int]:
@@ -304,26 +276,7 @@ def _linkdb(linkdb: str | None) -> str | None:
     return partfiles.parts_pattern(current)
 
 
-def parser() -> ArgumentParser:
-    """The command line of ``beamcrawl index``."""
-    parser = job_parser("beamcrawl index", "Index parsed segments for search.")
-    parser.add_argument("index_dir", metavar="INDEX_DIR")
-    parser.add_argument("crawldb", metavar="CRAWLDB")
-    add_segment_arguments(parser, "every parsed segment in this directory")
-    parser.add_argument("--linkdb", metavar="LINKDB", help="anchors from this linkdb")
-    parser.add_argument(
-        "--deleteGone",
-        action="store_true",
-        help="delete gone, redirected and duplicate pages (indexer.delete)",
-    )
-    parser.add_argument(
-        "--format",
-        choices=FORMATS,
-        default=TANTIVY,
-        help="tantivy index (default), Solr JSON or Elasticsearch bulk files",
-    )
-    return parser
+if __name__ == "__main__":  # as `beamcrawl index`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["index", *sys.argv[1:]]))

@@ -8,12 +8,10 @@ version under the crawldb lock.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -29,14 +27,13 @@ from crawllib.errors import SeedError
 from crawllib.logonce import warn_first
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.webpage import WebPage, latest
+from pipelines.cli.inject import InjectRequest as InjectRequest
+from pipelines.cli.inject import parser, request
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
     clock_ms,
     counters,
     describe,
-    job_parser,
     now_ms,
     parse_job_args,
 )
@@ -271,40 +268,18 @@ def list_seed_files(path: str) -> list[str]:
     return files
 
 
-@dataclass(frozen=True)
-class InjectRequest:
-    """``beamcrawl inject``: what to inject where, and how."""
-
-    crawldb: str
-    seeds: str
-    """A seed file, or a directory of seed files."""
-    config: InjectConfig
-    force: bool = False
-    """Override an existing crawldb lock."""
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl inject CRAWLDB SEEDS``: inject, then print a one-line summary."""
     cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(request(cli), cli)
+    return run_request(request(cli), cli)
+
+
+def run_request(request: InjectRequest, job: Job) -> int:
+    """The checked request (``pipelines.cli``): inject, print a one-line summary."""
+    values = execute(request, job)
     new_urls = values.get("urls_injected_unique", 0) - values.get("urls_merged", 0)
     print(f"Injector: {describe(values)}; new urls: {new_urls}", file=sys.stderr)
     return 0
-
-
-def request(cli: JobArgs) -> InjectRequest:
-    """The request a parsed ``beamcrawl inject`` command line makes."""
-    config = InjectConfig.from_properties(cli.properties)
-    args = cli.args
-    config = dataclasses.replace(
-        config,
-        overwrite=config.overwrite or args.overwrite,
-        update=config.update or args.update,
-        normalize=not args.noNormalize,
-        filter_urls=not args.noFilter,
-        filter_normalize_all=config.filter_normalize_all or args.filterNormalizeAll,
-    )
-    return InjectRequest(args.crawldb, args.seeds, config, force=args.force)
 
 
 def execute(request: InjectRequest, job: Job) -> dict[str, int]:
@@ -343,23 +318,7 @@ def _inject(
     return pipeline.result
 
 
-def parser() -> ArgumentParser:
-    """The command line of ``beamcrawl inject``."""
-    parser = job_parser("beamcrawl inject", "Inject seed URLs into a crawldb.")
-    parser.add_argument("crawldb")
-    parser.add_argument("seeds", help="a seed file, or a directory of seed files")
-    flags = {
-        "--overwrite": "replace existing records by injected ones",
-        "--update": "update existing records with injected metadata, score, interval",
-        "--noNormalize": "do not normalize injected URLs",
-        "--noFilter": "do not filter injected URLs",
-        "--filterNormalizeAll": "normalize and filter existing records too",
-        "--force": "override an existing crawldb lock",
-    }
-    for flag, help_ in flags.items():
-        parser.add_argument(flag, action="store_true", help=help_)
-    return parser
+if __name__ == "__main__":  # as `beamcrawl inject`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["inject", *sys.argv[1:]]))

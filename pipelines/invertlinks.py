@@ -16,11 +16,9 @@ popular target's links are reduced before the shuffle.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 
 import apache_beam as beam
 from apache_beam.metrics.metric import Metrics
@@ -31,14 +29,12 @@ from crawllib.config import CrawlConfig, LinkDbConfig, step_config
 from crawllib.db import invertlinks as linkdb
 from crawllib.db.invertlinks import Inlink, InlinkSet, LinkInverter, LinkSkip
 from crawllib.webpage import WebPage
+from pipelines.cli.invertlinks import InvertLinksRequest as InvertLinksRequest
+from pipelines.cli.invertlinks import parser, request
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
-    add_segment_arguments,
     counters,
     describe,
-    job_parser,
     parse_job_args,
 )
 from pipelines.storage import io, partfiles, versions
@@ -154,42 +150,17 @@ class _ToPageFn(beam.DoFn):
             yield linkdb.linkdb_page(target, inlinks)
 
 
-@dataclass(frozen=True)
-class InvertLinksRequest:
-    """``beamcrawl invertlinks``: which segments' links into which linkdb."""
-
-    linkdb: str
-    segments: tuple[str, ...]
-    config: LinkDbConfig
-    segment_dirs: tuple[str, ...] = ()
-    """Directories whose every parsed segment is read too (``--dir``)."""
-    force: bool = False
-    """Override an existing linkdb lock."""
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl invertlinks``: update the linkdb; print a one-line summary."""
     cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(request(cli), cli)
+    return run_request(request(cli), cli)
+
+
+def run_request(request: InvertLinksRequest, job: Job) -> int:
+    """Run a request the command line built and checked (``pipelines.cli``)."""
+    values = execute(request, job)
     print(f"LinkDb: {describe(values)}", file=sys.stderr)
     return 0
-
-
-def request(cli: JobArgs) -> InvertLinksRequest:
-    """The request a parsed ``beamcrawl invertlinks`` command line makes."""
-    args = cli.args
-    config = dataclasses.replace(
-        LinkDbConfig.from_properties(cli.properties),
-        normalize=not args.noNormalize,
-        filter_urls=not args.noFilter,
-    )
-    return InvertLinksRequest(
-        args.linkdb,
-        tuple(args.segments),
-        linkdb.check_config(config),
-        segment_dirs=tuple(args.dir),
-        force=args.force,
-    )
 
 
 def execute(request: InvertLinksRequest, job: Job) -> dict[str, int]:
@@ -237,16 +208,7 @@ def _invert(
     return pipeline.result
 
 
-def parser() -> ArgumentParser:
-    """The command line of ``beamcrawl invertlinks``."""
-    parser = job_parser("beamcrawl invertlinks", "Build or update a linkdb.")
-    parser.add_argument("linkdb")
-    add_segment_arguments(parser, "every parsed segment in this directory")
-    parser.add_argument("--noNormalize", action="store_true", help="no normalizers")
-    parser.add_argument("--noFilter", action="store_true", help="no URL filters")
-    parser.add_argument("--force", action="store_true", help="override a lock")
-    return parser
+if __name__ == "__main__":  # as `beamcrawl invertlinks`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["invertlinks", *sys.argv[1:]]))

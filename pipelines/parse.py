@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import apache_beam as beam
@@ -23,9 +22,8 @@ from apache_beam.runners.runner import PipelineResult
 from apache_beam.transforms.window import GlobalWindows
 from apache_beam.utils.windowed_value import WindowedValue
 
-from crawllib.config import CrawlConfig, ParseConfig, Properties, step_config
+from crawllib.config import CrawlConfig, ParseConfig, step_config
 from crawllib.errors import CrawlError
-from crawllib.parse.outlinks import link_policy_of
 from crawllib.parse.parse import PageParser, ParseSkip, skip_reason
 from crawllib.parse.pool import (
     EncodedParse,
@@ -35,14 +33,13 @@ from crawllib.parse.pool import (
 )
 from crawllib.status import Mark, ParseMajor
 from crawllib.webpage import WebPage
-from pipelines.runtime.arguments import add_link_policy_argument
+from pipelines.cli.parse import ParseRequest as ParseRequest
+from pipelines.cli.parse import checked_link_policy, parser, request
+from pipelines.cli.parse import parse_config as parse_config
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
     counters,
     describe,
-    job_parser,
     parse_job_args,
 )
 from pipelines.storage import fs, io, partfiles
@@ -74,7 +71,7 @@ class Parse(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
         force: bool = False,
     ):
         super().__init__()
-        self._config = _checked(step_config(config, ParseConfig))
+        self._config = checked_link_policy(step_config(config, ParseConfig))
         self._resume = resume
         self._force = force
 
@@ -105,7 +102,7 @@ class ParseForUpdate(
         self, config: ParseConfig | CrawlConfig, keep_content: bool = False
     ) -> None:
         super().__init__()
-        self._config = _checked(step_config(config, ParseConfig))
+        self._config = checked_link_policy(step_config(config, ParseConfig))
         self._keep_content = keep_content
 
     def expand(
@@ -259,54 +256,17 @@ def _parsed_before(page: WebPage) -> bool:
     return bool(page["markers"].get(Mark.PARSE.value))
 
 
-def parse_config(properties: Properties, job: Job) -> ParseConfig:
-    """The job's parse settings; ``parser.processes`` -1 chosen for its runner.
-
-    See :meth:`ParseConfig.for_runner`. The ``parse.link.policy`` spec is
-    loaded once here, so that a bad one is one line before any job.
-
-    Raises:
-        ConfigError: a bad property, or a link policy spec that cannot be loaded.
-    """
-    config = _checked(ParseConfig.from_properties(properties))
-    return config.for_runner(job.is_local())
-
-
-def _checked(config: ParseConfig) -> ParseConfig:
-    """``config``, once its link policy loads: a bad spec is one line, not a job.
-
-    Raises:
-        ConfigError: ``parse.link.policy`` names no loadable policy.
-    """
-    link_policy_of(config)
-    return config
-
-
-@dataclass(frozen=True)
-class ParseRequest:
-    """``beamcrawl parse``: which segment, with which settings."""
-
-    segment: str
-    config: ParseConfig
-    resume: bool = False
-    """Keep the pages an earlier, interrupted parse of the segment wrote."""
-    force: bool = False
-    """With ``resume``: parse every page again."""
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl parse SEGMENT``: write ``SEGMENT/parse``; print a summary."""
-    cli = parse_job_args(_parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(request(cli), cli)
+    cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
+    return run_request(request(cli), cli)
+
+
+def run_request(request: ParseRequest, job: Job) -> int:
+    """Run a request the command line built and checked (``pipelines.cli``)."""
+    values = execute(request, job)
     print(f"Parser: {describe(values)}", file=sys.stderr)
     return 0
-
-
-def request(cli: JobArgs) -> ParseRequest:
-    """The request a parsed ``beamcrawl parse`` command line makes."""
-    args = cli.args
-    config = parse_config(cli.properties, cli)
-    return ParseRequest(args.segment, config, resume=args.resume, force=args.force)
 
 
 def execute(request: ParseRequest, job: Job) -> dict[str, int]:
@@ -376,14 +336,7 @@ def _resume(
     return (kept, parsed) | "Together" >> beam.Flatten()
 
 
-def _parser() -> ArgumentParser:
-    parser = job_parser("beamcrawl parse", "Parse a fetched segment.")
-    parser.add_argument("segment")
-    parser.add_argument("--resume", action="store_true", help="keep earlier parses")
-    parser.add_argument("--force", action="store_true", help="with --resume: parse all")
-    add_link_policy_argument(parser)
-    return parser
+if __name__ == "__main__":  # as `beamcrawl parse`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["parse", *sys.argv[1:]]))

@@ -132,5 +132,7 @@ def render_check(page: WebPage) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl parsechecker`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["parsechecker", *sys.argv[1:]]))

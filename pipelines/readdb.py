@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import apache_beam as beam
@@ -31,12 +30,12 @@ from crawllib.errors import ConfigError, CrawlDbMissingError
 from crawllib.terminal import printable
 from crawllib.urls.normalize import UrlNormalizers
 from crawllib.webpage import WebPage, to_json_line
+from pipelines.cli.readdb import MODES as MODES
+from pipelines.cli.readdb import ReadDbRequest as ReadDbRequest
+from pipelines.cli.readdb import parser, request
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
     clock_ms,
-    job_parser,
     parse_job_args,
 )
 from pipelines.storage import damaged, fs, io, paths, versions
@@ -117,94 +116,15 @@ def _report(
     }
 
 
-MODES = ("stats", "dump", "url", "path", "verify", "rollback", "salvage")
-"""What ``readdb`` does, one per call: the command line's mutually exclusive flags."""
-
-
-@dataclass(frozen=True)
-class ReadDbRequest:
-    """``beamcrawl readdb``: which crawldb, and what to read of it."""
-
-    crawldb: str
-    mode: str
-    """One of :data:`MODES`."""
-    target: str | None = None
-    """``--dump``'s OUT_DIR, ``--url``'s URL or ``--salvage``'s OUT_CRAWLDB."""
-    as_json: bool = False
-    """``--stats`` as JSON."""
-    force: bool = False
-    """With ``--rollback``: remove a lock a killed job left."""
-    config: CrawlConfig = field(default_factory=lambda: CrawlConfig.from_dict({}))
-    """The properties (statistics' settings, normalizers for ``--url``)."""
-
-    def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ConfigError(f"beamcrawl readdb: no mode {self.mode!r}")
-        if self.as_json and self.mode != "stats":
-            raise ConfigError("beamcrawl readdb: --json goes with --stats")
-        if self.force and self.mode != "rollback":
-            raise ConfigError("beamcrawl readdb: --force goes with --rollback")
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """Run ``readdb``; prints to stdout. ``--url`` exits 1 when the URL is absent."""
     cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    return execute(request(cli), cli)
+    return run_request(request(cli), cli)
 
 
-def parser() -> ArgumentParser:
-    """The command line of ``beamcrawl readdb``."""
-    parser = job_parser(
-        "beamcrawl readdb", "Read a crawldb: statistics, dump, one URL."
-    )
-    parser.add_argument("crawldb")
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--stats", action="store_true", help="print statistics")
-    mode.add_argument("--dump", metavar="OUT_DIR", help="write records as JSON lines")
-    mode.add_argument("--url", help="print the record of one URL")
-    mode.add_argument(
-        "--path",
-        action="store_true",
-        help="print the directory of the current version (for other tools)",
-    )
-    mode.add_argument(
-        "--verify",
-        action="store_true",
-        help="read every part file of the current version and its backup; "
-        "exit 2 if one is damaged",
-    )
-    mode.add_argument(
-        "--rollback",
-        action="store_true",
-        help="make the backup version current again (the current one its backup)",
-    )
-    mode.add_argument(
-        "--salvage",
-        metavar="OUT_CRAWLDB",
-        help="write the readable records of the current version into a new crawldb",
-    )
-    parser.add_argument("--json", action="store_true", help="--stats as JSON")
-    parser.add_argument(
-        "--force",
-        action="store_true",
-        help="with --rollback: remove a lock a killed job left",
-    )
-    return parser
-
-
-def request(cli: JobArgs) -> ReadDbRequest:
-    """The request a parsed ``beamcrawl readdb`` command line makes."""
-    args = cli.args
-    mode = next(name for name in MODES if getattr(args, name) not in (None, False))
-    target = {"dump": args.dump, "url": args.url, "salvage": args.salvage}.get(mode)
-    return ReadDbRequest(
-        args.crawldb,
-        mode,
-        target,
-        as_json=args.json,
-        force=args.force,
-        config=CrawlConfig.from_properties(cli.properties),
-    )
+def run_request(request: ReadDbRequest, job: Job) -> int:
+    """Run a request the command line built and checked (``pipelines.cli``)."""
+    return execute(request, job)
 
 
 def execute(request: ReadDbRequest, job: Job) -> int:
@@ -308,5 +228,7 @@ def _temp_location(job: Job) -> str | None:
     return temp
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl readdb`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["readdb", *sys.argv[1:]]))

@@ -28,7 +28,6 @@ import posixpath
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import apache_beam as beam
@@ -40,12 +39,10 @@ from crawllib.errors import ConfigError, CrawlError
 from crawllib.status import CrawlStatus
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage, to_json_line
+from pipelines.cli.readseg import ReadSegRequest as ReadSegRequest
+from pipelines.cli.readseg import parser, request
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
-    add_segment_arguments,
-    job_parser,
     parse_job_args,
 )
 from pipelines.storage import fs, io, partfiles, paths
@@ -147,31 +144,15 @@ def segment_parts(segment: str) -> set[str]:
     }
 
 
-@dataclass(frozen=True)
-class ReadSegRequest:
-    """``beamcrawl readseg``: which segments, listed or dumped."""
-
-    segments: tuple[str, ...]
-    segment_dirs: tuple[str, ...] = ()
-    """Directories whose every segment is read too (``--dir``)."""
-    dump: str | None = None
-    """Write the one segment's records here (``--dump OUT_DIR``); else list."""
-
-    def __post_init__(self) -> None:
-        if not self.segments and not self.segment_dirs:
-            raise ConfigError("beamcrawl readseg: give a SEGMENT or --dir SEGMENTS_DIR")
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """Run ``readseg``: ``--list`` prints to stdout, ``--dump`` writes files."""
     cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    return execute(request(cli), cli)
+    return run_request(request(cli), cli)
 
 
-def request(cli: JobArgs) -> ReadSegRequest:
-    """The request a parsed ``beamcrawl readseg`` command line makes."""
-    args = cli.args
-    return ReadSegRequest(tuple(args.segments), tuple(args.dir), dump=args.dump)
+def run_request(request: ReadSegRequest, job: Job) -> int:
+    """Run a request the command line built and checked (``pipelines.cli``)."""
+    return execute(request, job)
 
 
 def execute(request: ReadSegRequest, job: Job) -> int:
@@ -270,15 +251,7 @@ def _temp_location(job: Job) -> str | None:
     return temp
 
 
-def parser() -> ArgumentParser:
-    """The command line of ``beamcrawl readseg``."""
-    parser = job_parser("beamcrawl readseg", "List or dump segments.")
-    add_segment_arguments(parser, "every segment in this directory (with --list)")
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--list", action="store_true", help="one line per segment")
-    mode.add_argument("--dump", metavar="OUT_DIR", help="write records as JSON lines")
-    return parser
+if __name__ == "__main__":  # as `beamcrawl readseg`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["readseg", *sys.argv[1:]]))

@@ -168,5 +168,7 @@ def _notes(figures: CrawlFigures, segments_dir: str, skipped: list[str]) -> list
     return notes
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl report`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["report", *sys.argv[1:]]))

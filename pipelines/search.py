@@ -63,5 +63,7 @@ def parser() -> ArgumentParser:
     return parser
 
 
-if __name__ == "__main__":
-    sys.exit(run())
+if __name__ == "__main__":  # as `beamcrawl search`: a user error is one line
+    from pipelines.cli import main
+
+    sys.exit(main(["search", *sys.argv[1:]]))

@@ -12,11 +12,9 @@ redirects, nested indexes); the URLs they list become crawldb records
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import apache_beam as beam
@@ -26,7 +24,6 @@ from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import CrawlConfig, SitemapConfig, step_config
 from crawllib.db import inject as seeds
-from crawllib.errors import ConfigError
 from crawllib.fetch.protocol.registry import Protocols
 from crawllib.fetch.protocol.robots import RobotsCache
 from crawllib.sitemaps import Found, Merge, SitemapWalker, merge, preferred
@@ -35,15 +32,14 @@ from crawllib.sitemaps.sitemapurls import SCOPE, SitemapUrlCleaner
 from crawllib.urls.cleaner import Rejection, UrlCleaner
 from crawllib.urls.zone import OPERATOR, ZONE_KEY, Zone, zone_of
 from crawllib.webpage import WebPage, latest
+from pipelines.cli.sitemap import SitemapRequest as SitemapRequest
+from pipelines.cli.sitemap import parser, request
 from pipelines.inject import list_seed_files
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
     clock_ms,
     counters,
     describe,
-    job_parser,
     now_ms,
     parse_job_args,
 )
@@ -262,58 +258,17 @@ def _host_line(host_zone: tuple[str, int]) -> str:
     return f"{host}\t{ZONE_KEY}={Zone(zone).label}"
 
 
-_NO_SOURCE = "beamcrawl sitemap: give --sitemapUrls DIR or --fromRobots"
-
-
-@dataclass(frozen=True)
-class SitemapRequest:
-    """``beamcrawl sitemap``: which sitemaps into which crawldb, and how."""
-
-    crawldb: str
-    config: SitemapConfig
-    sitemap_urls: str | None = None
-    """A file or directory of sitemap URLs or host names, one a line."""
-    from_robots: bool = False
-    """Read the sitemaps the robots.txt of the crawldb's hosts list."""
-    force: bool = False
-    """Override an existing crawldb lock."""
-
-    def __post_init__(self) -> None:
-        if not self.sitemap_urls and not self.from_robots:
-            raise ConfigError(_NO_SOURCE)
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl sitemap``: update the crawldb; print a one-line summary."""
     cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(request(cli), cli)
+    return run_request(request(cli), cli)
+
+
+def run_request(request: SitemapRequest, job: Job) -> int:
+    """Run a request the command line built and checked (``pipelines.cli``)."""
+    values = execute(request, job)
     print(f"SitemapProcessor: {describe(values)}", file=sys.stderr)
     return 0
-
-
-def request(cli: JobArgs) -> SitemapRequest:
-    """The request a parsed ``beamcrawl sitemap`` command line makes.
-
-    Raises:
-        ConfigError: neither ``--sitemapUrls`` nor ``--fromRobots``.
-    """
-    args = cli.args
-    if not args.sitemapUrls and not args.fromRobots:
-        raise ConfigError(_NO_SOURCE)
-    config = SitemapConfig.from_properties(cli.properties)
-    config = dataclasses.replace(
-        config,
-        strict=config.strict and not args.noStrict,
-        filter_urls=config.filter_urls and not args.noFilter,
-        normalize=config.normalize and not args.noNormalize,
-    )
-    return SitemapRequest(
-        args.crawldb,
-        config,
-        sitemap_urls=args.sitemapUrls,
-        from_robots=args.fromRobots,
-        force=args.force,
-    )
 
 
 def execute(request: SitemapRequest, job: Job) -> dict[str, int]:
@@ -371,29 +326,7 @@ def _update(
     return pipeline.result
 
 
-def parser() -> ArgumentParser:
-    """The command line of ``beamcrawl sitemap``."""
-    parser = job_parser(
-        "beamcrawl sitemap", "Inject the URLs of sitemaps into a crawldb."
-    )
-    parser.add_argument("crawldb")
-    parser.add_argument(
-        "--sitemapUrls",
-        metavar="DIR",
-        help="a file or directory of sitemap URLs or host names, one a line",
-    )
-    flags = {
-        "--fromRobots": "read the sitemaps listed in the robots.txt of the "
-        "crawldb's hosts",
-        "--noStrict": "keep URLs outside the sitemap's own directory",
-        "--noFilter": "do not filter URLs",
-        "--noNormalize": "do not normalize URLs",
-        "--force": "override an existing crawldb lock",
-    }
-    for flag, help_ in flags.items():
-        parser.add_argument(flag, action="store_true", help=help_)
-    return parser
+if __name__ == "__main__":  # as `beamcrawl sitemap`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["sitemap", *sys.argv[1:]]))

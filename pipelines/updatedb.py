@@ -10,10 +10,8 @@ version atomically.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -28,14 +26,13 @@ from crawllib.errors import CrawlError
 from crawllib.status import crawl_status_label
 from crawllib.urls.cleaner import UrlCleaner
 from crawllib.webpage import WebPage, latest
+from pipelines.cli.updatedb import UpdateRequest as UpdateRequest
+from pipelines.cli.updatedb import parser, request
 from pipelines.runtime import options, progress
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
     counters,
     describe,
-    job_parser,
     now_ms,
     parse_job_args,
 )
@@ -198,40 +195,17 @@ class _UpdateFn(beam.DoFn):
         yield page
 
 
-@dataclass(frozen=True)
-class UpdateRequest:
-    """``beamcrawl updatedb``: fold which segments into which crawldb, and how."""
-
-    crawldb: str
-    segments: tuple[str, ...]
-    config: UpdateConfig
-    segment_dirs: tuple[str, ...] = ()
-    """Directories whose every fetched segment is folded in too (``--dir``)."""
-    force: bool = False
-    """Override an existing crawldb lock."""
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl updatedb CRAWLDB SEGMENT...``: install the updated crawldb."""
     cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    values = execute(request(cli), cli)
+    return run_request(request(cli), cli)
+
+
+def run_request(request: UpdateRequest, job: Job) -> int:
+    """The checked request (``pipelines.cli``): install the updated crawldb."""
+    values = execute(request, job)
     print(f"CrawlDb update: {describe(values)}", file=sys.stderr)
     return 0
-
-
-def request(cli: JobArgs) -> UpdateRequest:
-    """The request a parsed ``beamcrawl updatedb`` command line makes."""
-    args = cli.args
-    config = UpdateConfig.from_properties(cli.properties)
-    if args.noAdditions:
-        config = dataclasses.replace(config, additions_allowed=False)
-    return UpdateRequest(
-        args.crawldb,
-        tuple(args.segments),
-        config,
-        segment_dirs=(args.dir,) if args.dir else (),
-        force=args.force,
-    )
 
 
 def execute(request: UpdateRequest, job: Job) -> dict[str, int]:
@@ -284,16 +258,7 @@ def _segments(segments: Sequence[str], segment_dirs: Sequence[str]) -> list[str]
     return fetched
 
 
-def parser() -> ArgumentParser:
-    """The command line of ``beamcrawl updatedb``."""
-    parser = job_parser("beamcrawl updatedb", "Update a crawldb from fetched segments.")
-    parser.add_argument("crawldb")
-    parser.add_argument("segments", nargs="*", help="segment directories")
-    parser.add_argument("--dir", help="a directory of segments: all of them")
-    parser.add_argument("--noAdditions", action="store_true", help="add no new URLs")
-    parser.add_argument("--force", action="store_true", help="override a lock")
-    return parser
+if __name__ == "__main__":  # as `beamcrawl updatedb`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["updatedb", *sys.argv[1:]]))

@@ -24,7 +24,6 @@ import sys
 import time
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import BinaryIO
 
 import apache_beam as beam
@@ -35,19 +34,16 @@ from apache_beam.pvalue import PCollection
 
 from crawllib.config import CrawlConfig, step_config
 from crawllib.config.warc import WarcConfig
-from crawllib.errors import ConfigError
 from crawllib.index import warc
 from crawllib.index.warc import FetchRecords, NoRecord
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage
+from pipelines.cli.warc import WarcRequest as WarcRequest
+from pipelines.cli.warc import parser, request
 from pipelines.runtime.options import (
-    ArgumentParser,
     Job,
-    JobArgs,
-    add_segment_arguments,
     counters,
     describe,
-    job_parser,
     now_ms,
     parse_job_args,
 )
@@ -187,53 +183,23 @@ def _write(out: BinaryIO, data: bytes) -> int:
     return len(data)
 
 
-@dataclass(frozen=True)
-class WarcRequest:
-    """``beamcrawl warc``: which segments' fetches, into which directory."""
-
-    out_dir: str
-    segments: tuple[str, ...]
-    config: WarcConfig
-    segment_dirs: tuple[str, ...] = ()
-    """Directories whose every fetched segment is exported too (``--dir``)."""
-    num_shards: int = 1
-    """Groups of URLs written in parallel, each to its own files."""
-
-    def __post_init__(self) -> None:
-        if self.num_shards < 1:
-            raise ConfigError(f"--numShards {self.num_shards}: give 1 or more")
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     """``beamcrawl warc``: write the segments' fetches as WARC; print a summary."""
     cli = parse_job_args(parser(), sys.argv[1:] if argv is None else argv)
-    warc_request = request(cli)
-    summary = execute(warc_request, cli)
+    return run_request(request(cli), cli)
+
+
+def run_request(request: WarcRequest, job: Job) -> int:
+    """Run a request the command line built and checked (``pipelines.cli``)."""
+    summary = execute(request, job)
     files, size = summary.pop("files_written"), summary.pop("bytes_written")
     records = sum(summary.get(name, 0) for name in RECORD_TYPES)
     print(
         f"WARC: {files} files, {records} records, {size} bytes in "
-        f"{printable(warc_request.out_dir)} ({describe(summary)})",
+        f"{printable(request.out_dir)} ({describe(summary)})",
         file=sys.stderr,
     )
     return 0
-
-
-def request(cli: JobArgs) -> WarcRequest:
-    """The request a parsed ``beamcrawl warc`` command line makes."""
-    args = cli.args
-    if args.numShards < 1:  # before the properties: the flag is the mistake
-        raise ConfigError(f"--numShards {args.numShards}: give 1 or more")
-    props = cli.properties
-    if args.maxSize is not None:
-        props = props.with_values({"warc.export.max.size": str(args.maxSize)})
-    return WarcRequest(
-        args.out_dir,
-        tuple(args.segments),
-        WarcConfig.from_properties(props),
-        segment_dirs=tuple(args.dir),
-        num_shards=args.numShards,
-    )
 
 
 def execute(request: WarcRequest, job: Job) -> dict[str, int]:
@@ -282,27 +248,7 @@ def _publish(files: list[str], out_dir: str) -> dict[str, int]:
     return {meta.path: meta.size_in_bytes for meta in found}
 
 
-def parser() -> ArgumentParser:
-    """The command line of ``beamcrawl warc``."""
-    parser = job_parser("beamcrawl warc", "Write segments' fetches as WARC files.")
-    parser.add_argument("out_dir", metavar="OUT_DIR")
-    add_segment_arguments(parser, "every fetched segment in this directory")
-    parser.add_argument(
-        "--maxSize",
-        type=int,
-        default=None,
-        metavar="BYTES",
-        help="roll to a new file past this size (warc.export.max.size, ~1 GB)",
-    )
-    parser.add_argument(
-        "--numShards",
-        type=int,
-        default=1,
-        metavar="N",
-        help="groups of URLs written in parallel, each to its own files",
-    )
-    return parser
+if __name__ == "__main__":  # as `beamcrawl warc`: a user error is one line
+    from pipelines.cli import main
 
-
-if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main(["warc", *sys.argv[1:]]))

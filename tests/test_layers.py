@@ -10,6 +10,10 @@ ones included), so a rule holds whether or not a module is imported:
 - ``pipelines/transforms`` imports no command module, except the debts
   listed in ``TRANSFORM_DEBTS`` (each uses only a command's transforms and
   constants, never its command line, which is checked);
+- ``pipelines/cli`` (the command line's front modules: parsers and
+  requests, read before Beam is imported) imports no Beam, no command
+  module and no ``pipelines/transforms`` (the shell imports a command's job
+  by name, once its command line is checked);
 - ``beamcrawl/__init__.py`` imports only what it re-exports (and
   ``beamcrawl._quiet``, whose context manager its imports run in: see
   ``BEAMCRAWL_DEBTS``).
@@ -141,6 +145,15 @@ def _from(node):
     return []
 
 
+def test_front_modules_import_no_beam_no_command_and_no_transforms():
+    found = _violations(
+        _modules("pipelines/cli"),
+        lambda m: m in COMMANDS or _within(m, "apache_beam", "pipelines.transforms"),
+    )
+
+    assert found == []
+
+
 def test_beamcrawl_imports_only_what_it_reexports():
     import beamcrawl
 
@@ -165,12 +178,15 @@ BROKEN = [
     ("pipelines/transforms/bad.py", "from pipelines.fetch import run\n"),
     ("pipelines/transforms/bad.py", "from pipelines import parse\nparse.execute()\n"),
     ("beamcrawl/__init__.py", "from crawllib.status import Mark\n"),
+    ("pipelines/cli/bad.py", "from apache_beam.io.filesystems import FileSystems\n"),
+    ("pipelines/cli/bad.py", "def f():\n    from pipelines.fetch import Fetch\n"),
 ]
 LAYERS = (
     "crawllib",
     "pipelines/storage",
     "pipelines/runtime",
     "pipelines/transforms",
+    "pipelines/cli",
     "beamcrawl",
 )
 RULES = [
@@ -178,6 +194,7 @@ RULES = [
     test_storage_and_runtime_import_no_command_and_no_transforms,
     test_transforms_import_no_command_beyond_the_known_debts,
     test_transforms_never_use_a_commands_command_line,
+    test_front_modules_import_no_beam_no_command_and_no_transforms,
     test_beamcrawl_imports_only_what_it_reexports,
 ]
 

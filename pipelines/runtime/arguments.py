@@ -8,7 +8,8 @@ a :class:`~crawllib.errors.ConfigError` (one line, exit 2). Re-exported by
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import difflib
+from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
 from crawllib.errors import ConfigError
@@ -18,7 +19,35 @@ class ArgumentParser(argparse.ArgumentParser):
     """An argparse parser whose errors are ConfigError (one line, exit 2)."""
 
     def error(self, message: str) -> NoReturn:
+        unknown = message.removeprefix("unrecognized arguments: ")
+        if unknown != message and unknown.startswith("-"):
+            name = unknown.split()[0].partition("=")[0]
+            raise ConfigError(unknown_flag_line(self, name))
         raise ConfigError(f"{self.prog}: {message}")
+
+
+def unknown_flag_line(
+    parser: argparse.ArgumentParser, name: str, others: Iterable[str] = ()
+) -> str:
+    """``beamcrawl crawl: unrecognized argument --topn (did you mean --topN?)``.
+
+    The close ones are the parser's own flags, else ``others`` (Beam's),
+    compared without case (``--topn`` is ``--topN`` mistyped).
+    """
+    line = f"{parser.prog}: unrecognized argument {name}"
+    own = [flag for flag in parser._option_string_actions if flag.startswith("--")]
+    close = _close(name, own) or _close(name, list(others))
+    if close:
+        line += f" (did you mean {' or '.join(close)}?)"
+    return line
+
+
+def _close(name: str, known: list[str]) -> list[str]:
+    by_lower: dict[str, str] = {}
+    for flag in known:
+        by_lower.setdefault(flag.lower(), flag)
+    found = difflib.get_close_matches(name.lower(), list(by_lower), n=3, cutoff=0.75)
+    return [by_lower[flag] for flag in found]
 
 
 def job_parser(prog: str, description: str) -> ArgumentParser:

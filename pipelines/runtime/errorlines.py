@@ -1,6 +1,6 @@
 """The one line a command prints for a user error or a failed job.
 
-Shared by the command line (``pipelines/cli.py``) and a crawl's side jobs
+Shared by the command line (``pipelines/cli/__init__.py``) and a crawl's side jobs
 (``pipelines/runtime/sidejob.py``), so that a step fails with the same line
 in the crawl's process as in a child process.
 """

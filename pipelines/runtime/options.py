@@ -5,6 +5,11 @@ Each command has an argparse parser for its own arguments (``-D``,
 must be a Beam pipeline option (``--runner``, ``--flink_master``,
 ``--project`` ...) and is passed to Beam. A flag that neither knows is a user
 error, not silently dropped. Options may stand before or after positionals.
+
+Reading a command line imports no Beam: Beam's flags are known from a
+snapshot (:mod:`pipelines.runtime.beamflags`), and Beam is imported when a
+job first needs its options (:attr:`Job.options`, :meth:`Job.pipeline`), so
+that a user error is one line at once, not after seconds of importing.
 """
 
 from __future__ import annotations
@@ -16,23 +21,20 @@ import logging
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import apache_beam as beam
-import grpc
-from apache_beam.io.filesystems import FileSystems
-from apache_beam.metrics.metric import MetricsFilter
-from apache_beam.options.pipeline_options import (
-    PipelineOptions,
-    _BeamArgumentParser,
-)
-from apache_beam.runners.runner import PipelineResult
+from typing import TYPE_CHECKING, Any
 
 from crawllib.config import Properties, load_properties
 from crawllib.errors import ConfigError
-from pipelines.runtime import dryrun, gcpauth, runners
+from pipelines.runtime import beamflags
 from pipelines.runtime.arguments import ArgumentParser as ArgumentParser  # re-exported
 from pipelines.runtime.arguments import job_parser as job_parser  # re-exported
+from pipelines.runtime.arguments import unknown_flag_line
+from pipelines.storage import pathnames
+
+if TYPE_CHECKING:
+    import apache_beam as beam
+    from apache_beam.options.pipeline_options import PipelineOptions
+    from apache_beam.runners.runner import PipelineResult
 
 _LOG = logging.getLogger(__name__)
 
@@ -82,6 +84,11 @@ class Job:
         the job is refused.
         """
         if "checked" not in self._prepared:
+            from apache_beam.io.filesystems import FileSystems
+            from apache_beam.options.pipeline_options import PipelineOptions
+
+            from pipelines.runtime import dryrun, gcpauth, runners
+
             options = runners.prepare(PipelineOptions(list(self.beam_flags)))
             dryrun.check(options)
             gcpauth.honour_no_auth(options)
@@ -91,6 +98,8 @@ class Job:
 
     def pipeline_options(self) -> PipelineOptions:
         """:attr:`options`, made the filesystems' again (another Job may have run)."""
+        from apache_beam.io.filesystems import FileSystems
+
         options = self.options
         FileSystems.set_options(options)
         return options
@@ -105,6 +114,10 @@ class Job:
         ``runners.JobFailedError`` (one line, as a Flink job's failure). An
         interrupted command cancels a job it submitted to a cluster.
         """
+        import apache_beam as beam
+
+        from pipelines.runtime import dryrun, runners
+
         try:
             with beam.Pipeline(options=self.pipeline_options()) as pipeline:
                 yield pipeline
@@ -116,8 +129,32 @@ class Job:
         dryrun.finish(pipeline, self.command or "the command")
 
     def is_local(self) -> bool:
-        """Whether the pipelines run in this process (the DirectRunner)."""
-        return runners.is_local(self.options)
+        """Whether the pipelines run in this process (the DirectRunner).
+
+        Read from the flags, without Beam, as ``runners.is_local`` reads the
+        options: ``--runner`` (default DirectRunner) and ``--job_endpoint``.
+        """
+        runner = beam_flag_value(self.beam_flags, "--runner") or "DirectRunner"
+        endpoint = beam_flag_value(self.beam_flags, "--job_endpoint")
+        name = runner.rsplit(".", 1)[-1].lower()
+        embedded = endpoint in (None, "embed")
+        return name in ("directrunner", "direct", "switchingdirectrunner") and embedded
+
+    def is_dataflow(self) -> bool:
+        """Whether the jobs go to Google Cloud Dataflow (read from the flags)."""
+        runner = beam_flag_value(self.beam_flags, "--runner") or ""
+        return runner.rsplit(".", 1)[-1].lower() in ("dataflowrunner", "dataflow")
+
+
+def beam_flag_value(flags: Sequence[str], name: str) -> str | None:
+    """The last value given to Beam flag ``name`` (``--runner X``, ``--runner=X``)."""
+    value = None
+    for index, token in enumerate(flags):
+        if token == name and index + 1 < len(flags):
+            value = flags[index + 1]
+        elif token.startswith(f"{name}="):
+            value = token.partition("=")[2]
+    return value
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -129,25 +166,51 @@ class JobArgs(Job):
 
 
 def parse_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:
-    """Split ``argv`` between ``parser`` and Beam, then load the properties.
+    """:func:`read_job_args`, then :func:`check_runner`: Beam is imported.
 
     Raises:
         ConfigError: an unknown option, a bad value or a bad config file.
         RunnerError: the runner's services are missing (``pipelines.runtime.runners``).
     """
+    job = read_job_args(parser, argv)
+    check_runner(job)
+    return job
+
+
+def read_job_args(parser: ArgumentParser, argv: Sequence[str]) -> JobArgs:
+    """Split ``argv`` between ``parser`` and Beam, then load the properties.
+
+    Imports no Beam: a command builds and checks its request from this
+    before it imports its job (``pipelines.cli``).
+
+    Raises:
+        ConfigError: an unknown option, a bad value or a bad config file.
+    """
     ours, beam_flags = split_beam_flags(parser, argv)
     args = parser.parse_args(ours)
     properties = load_properties(args.conf_files, args.defines, check=True)
-    job = JobArgs(
+    return JobArgs(
         args=args,
         beam_flags=tuple(beam_flags),
         properties=properties,
         command=parser.prog.rsplit(" ", 1)[-1],
     )
-    options = job.pipeline_options()  # the runner's services, before any work
-    if runners.is_dataflow(options) and job.command != "demo":  # demo says why
-        _refuse_local_data(job)
-    return job
+
+
+def check_runner(job: Job) -> None:
+    """The runner's services and Beam's own checks of its flags: Beam is imported.
+
+    On Dataflow, a job's data on this machine's disk is refused too (after
+    Beam's own checks of the Dataflow flags, which come first).
+
+    Raises:
+        ConfigError: a flag Beam refuses (a ``--dry_run`` that would not stop),
+            or local data on Dataflow.
+        RunnerError: the runner's services are missing (``pipelines.runtime.runners``).
+    """
+    job.pipeline_options()
+    if isinstance(job, JobArgs) and job.is_dataflow() and job.command != "demo":
+        _refuse_local_data(job)  # demo says why in its own words
 
 
 _DATA_ARGUMENTS = (
@@ -165,7 +228,7 @@ def _refuse_local_data(job: JobArgs) -> None:
     for name in _DATA_ARGUMENTS:
         value = getattr(job.args, name, None)
         for path in value if isinstance(value, list) else [value]:
-            if isinstance(path, str) and FileSystems.get_scheme(path) in (None, "file"):
+            if isinstance(path, str) and pathnames.is_local(path):
                 raise ConfigError(
                     f"{job.command}: {path} is on this machine's disk, "
                     "which Dataflow's workers cannot read or write; give a gs:// path"
@@ -181,9 +244,9 @@ def split_beam_flags(
     (``--runner X``); which flags take a value is asked of the parsers.
 
     Raises:
-        ConfigError: a flag neither parser knows.
+        ConfigError: a flag neither parser knows (with the close known ones).
     """
-    beam_actions = _beam_option_actions()
+    beam_actions = beamflags.FLAGS
     ours: list[str] = []
     beam: list[str] = []
     tokens = list(argv)
@@ -204,9 +267,9 @@ def split_beam_flags(
             takes_value = own.nargs != 0 and not has_value and not _attached(token)
         elif name in beam_actions:
             target = beam
-            takes_value = beam_actions[name].nargs != 0 and not has_value
+            takes_value = beam_actions[name] and not has_value
         else:
-            raise ConfigError(f"unknown option {name} (not a beamcrawl or Beam option)")
+            raise ConfigError(unknown_flag_line(parser, name, beam_actions))
         target.append(token)
         if takes_value and index < len(tokens):
             target.append(tokens[index])
@@ -243,17 +306,6 @@ def _is_number(token: str) -> bool:
     return True
 
 
-@functools.cache
-def _beam_option_actions() -> dict[str, argparse.Action]:
-    parser = _BeamArgumentParser(allow_abbrev=False)
-    seen: dict[str, type[PipelineOptions]] = {}
-    for cls in PipelineOptions.__subclasses__():
-        seen.setdefault(str(cls), cls)
-    for cls in seen.values():
-        cls._add_argparse_args(parser)
-    return dict(parser._option_string_actions)
-
-
 def now_ms() -> int:
     """The job's clock: wall time in milliseconds, read once per job."""
     return int(time.time() * 1000)
@@ -276,6 +328,9 @@ def counters(result: PipelineResult, namespace: str) -> dict[str, int]:
 
     A runner that cannot report metrics gives none; a warning says so, once.
     """
+    import grpc
+    from apache_beam.metrics.metric import MetricsFilter
+
     try:
         query = result.metrics().query(MetricsFilter().with_namespace(namespace))
     except (NotImplementedError, grpc.RpcError) as exc:

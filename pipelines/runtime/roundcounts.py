@@ -58,7 +58,9 @@ class RoundCounts:
             for name, count in fetched_counts.items()
             if name.isupper() and name not in NOT_A_STATUS
         }
-        generated = self.steps.get("generate", {}).get(GENERATED, sum(statuses.values()))
+        generated = self.steps.get("generate", {}).get(
+            GENERATED, sum(statuses.values())
+        )
         split = fetch_counts(generated, statuses, fetched_counts)
         fetched, unfetched = split.fetched, split.unfetched
         if self.steps.get("unfetched"):  # a round whose fetch nobody counted

@@ -137,7 +137,10 @@ def test_options_after_positionals_and_beam_flags_pass_through(tmp_path, seeds, 
     [
         (["readdb", "{db}", "--stats"], "no crawldb at"),
         (["inject", "{db}", "{missing}"], "no seed files found"),
-        (["inject", "{db}", "{seeds}", "--frobnicate"], "unknown option --frobnicate"),
+        (
+            ["inject", "{db}", "{seeds}", "--frobnicate"],
+            "unrecognized argument --frobnicate",
+        ),
         (["inject", "{db}", "{seeds}", "-D", "oops"], "expected name=value"),
         (
             ["inject", "{db}", "{seeds}", "-D", "db.score.injected=x"],

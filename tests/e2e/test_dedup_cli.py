@@ -84,7 +84,7 @@ def test_no_backup_without_db_preserve_backup(crawldb, capsys):
     [
         (["--compareOrder", "score,fetchTime"], "--compareOrder 'score,fetchTime'"),
         (["--group", "ip"], "--group: invalid choice: 'ip'"),
-        (["--bogus"], "unknown option --bogus"),
+        (["--bogus"], "unrecognized argument --bogus"),
     ],
 )
 def test_bad_options_are_one_line_user_errors(crawldb, capsys, args, message):

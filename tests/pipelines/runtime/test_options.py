@@ -7,6 +7,7 @@ from pipelines.runtime.options import (
     describe,
     job_parser,
     parse_job_args,
+    read_job_args,
     split_beam_flags,
 )
 
@@ -42,9 +43,30 @@ def test_negative_numbers_are_values_not_flags():
     assert ours == ["db", "--topN", "-1"]
 
 
-def test_unknown_flags_are_user_errors():
-    with pytest.raises(ConfigError, match="unknown option --topn"):
+def test_unknown_flags_are_user_errors_with_the_close_known_ones():
+    line = r"^beamcrawl test: unrecognized argument --topn \(did you mean --topN\?\)$"
+    with pytest.raises(ConfigError, match=line):
         split_beam_flags(_parser(), ["db", "--topn", "5"])
+
+
+def test_a_mistyped_beam_flag_is_suggested_too():
+    with pytest.raises(ConfigError, match=r"did you mean --runner\?"):
+        split_beam_flags(_parser(), ["db", "--runnr", "DirectRunner"])
+
+
+def test_a_flag_like_none_known_gets_no_suggestion():
+    with pytest.raises(ConfigError) as raised:
+        split_beam_flags(_parser(), ["db", "--frobnicate"])
+    assert str(raised.value) == "beamcrawl test: unrecognized argument --frobnicate"
+
+
+def test_the_runner_is_read_from_the_flags():
+    assert parse_job_args(_parser(), ["db"]).is_local()
+    job = read_job_args(_parser(), ["db", "--runner=FlinkRunner"])
+    assert not job.is_local()
+    assert not read_job_args(_parser(), ["db", "--job_endpoint", "h:1"]).is_local()
+    dataflow = read_job_args(_parser(), ["gs://b/db", "--runner", "DataflowRunner"])
+    assert dataflow.is_dataflow()
 
 
 def test_parse_job_args_loads_properties_and_beam_options():

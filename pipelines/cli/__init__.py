@@ -1,15 +1,26 @@
 """The ``beamcrawl`` command: one subcommand per crawl job (DESIGN.md).
 
-``beamcrawl <command> [args...]`` runs ``pipelines.<command>.run(args)``. A
-user error (bad option, missing or locked crawldb, bad property, no Flink
-cluster) prints one line on stderr and exits 2, without a traceback; a job
+``beamcrawl <command> [args...]`` reads the command line with the command's
+front module, ``pipelines.cli.<command>`` (its parser and request, no Beam):
+the arguments, the properties and every setting are checked before Beam is
+imported or any data touched, so a user error is one line at once. Then it
+imports the job, ``pipelines.<command>``, and runs
+``run_request(request, job)``; a command without a front module runs
+``pipelines.<command>.run(args)``. A user error (bad option, missing or
+locked crawldb, bad property, no Flink cluster) prints one line on stderr
+and exits 2, without a traceback; a job
 that fails on its runner prints the runner's reason and exits 1. A Dataflow
 dry run (``pipelines.runtime.dryrun``) prints one line and exits 0.
 """
 
 from __future__ import annotations
 
+from pipelines.cli import starting  # first: Ctrl-C while importing is one line
+
+# isort: split
+import difflib
 import importlib
+import importlib.util
 import logging
 import os
 import sys
@@ -189,17 +200,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[0] == "--version":
         print(f"beamcrawl {__version__}")
         return 0
-    setup_logging()
     command, rest = args[0], args[1:]
-    jobstate.begin(command, rest)
+    jobstate.begin(command, rest)  # first: a signal's line names the command
+    starting.started()
     own = argv is None  # the process is the command's
-    return interrupts.run_command(lambda: _run(command, rest), own_process=own)
+    try:
+        setup_logging()
+        return interrupts.run_command(lambda: _run(command, rest), own_process=own)
+    except KeyboardInterrupt:  # before the handlers were installed
+        return _interrupted("SIGINT", 130)
 
 
 def _run(command: str, rest: list[str]) -> int:
     try:
         if command not in COMMANDS:
-            raise CrawlError(f"unknown command {command!r}; see beamcrawl --help")
+            raise CrawlError(unknown_command_line(command))
         code = _dispatch(command, rest)
         signum = interrupts.received()  # raised, and swallowed on its way up
         if signum is not None:
@@ -239,8 +254,29 @@ def dry_run_line(command: str, done: DryRunDone) -> str:
     return line
 
 
+def unknown_command_line(command: str) -> str:
+    """``unknown command 'crawel' (did you mean crawl?); see beamcrawl --help``."""
+    close = difflib.get_close_matches(command.lower(), list(COMMANDS), n=2)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    return f"unknown command {command!r}{hint}; see beamcrawl --help"
+
+
+def _front(command: str) -> Any:
+    """The command's front module (``pipelines.cli.<command>``), or None."""
+    name = f"{__name__}.{command}"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
+
+
 def _dispatch(command: str, args: list[str]) -> int:
     module_name = COMMANDS[command][0]
+    front = _front(command)
+    if front is not None:  # the whole command line checked: no Beam yet
+        from pipelines.runtime.options import read_job_args
+
+        cli = read_job_args(front.parser(), args)
+        request = front.request(cli)
     workers = parse_workers_to_start(command, args)
     if workers:
         from crawllib.parse import pool as parsepool
@@ -257,6 +293,11 @@ def _dispatch(command: str, args: list[str]) -> int:
         from pipelines.runtime import beamspeed
 
         beamspeed.install()  # before any pipeline is built (bench/README.md)
+    if front is not None:
+        from pipelines.runtime.options import check_runner
+
+        check_runner(cli)  # the runner's services, before any work
+        return int(module.run_request(request, cli))
     if module_name == "pipelines.checkers":
         return int(module.run(command, args))
     return int(module.run(args))
