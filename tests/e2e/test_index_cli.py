@@ -210,7 +210,7 @@ def test_a_gone_page_leaves_the_index_with_delete_gone(
     del pages["/b.html"]
     later = int(time.time() * 1000) + 31 * 86_400_000
     due = [*flags, f"-Dgenerate.curTime={later}"]
-    assert main(["crawl", "--seeds", str(seeds), str(crawl_dir), "1", *due]) == 0
+    assert main(["crawl", "--seeds", str(seeds), str(crawl_dir), "3", *due]) == 0
 
     assert _index(crawl_dir, index_dir) == 0
     assert document_count(str(index_dir)) == 3  # gone, but not deleted
