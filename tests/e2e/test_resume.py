@@ -132,7 +132,7 @@ def test_a_round_left_generated_is_fetched_not_generated_anew(
         f"crawl: resuming {crawl_dir}: round 1 of 3 done, going on with round 2 "
         f"(segment {segment.name} was generated, not fetched: fetching it)"
     ) in streams.err
-    assert "crawl: round 2: generated 8, fetched MOVED=1" in streams.err
+    assert "crawl: round 2: generated 8: fetched SUCCESS=5 MOVED=1" in streams.err
     records = read_rounds(str(crawl_dir))
     assert [r.round for r in records] == [1, 2, 3]
     assert records[1].segment == str(segment)
@@ -173,7 +173,7 @@ def test_a_round_left_updated_is_only_finished(seeds, uninterrupted, tmp_path, c
     assert (
         f"(segment {segment.name} was fetched and updated: finishing the round)"
     ) in streams.err
-    assert "crawl: round 2: generated 8, fetched nothing" in streams.err
+    assert "crawl: round 2: generated 8: fetched nothing" in streams.err
     records = read_rounds(str(crawl_dir))
     assert [r.round for r in records] == [1, 2, 3]
     assert records[1].unfetched == {"uncounted": 8}
