@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import random
 
 import pytest
@@ -35,7 +36,7 @@ def test_spilled_buckets_read_back_sorted() -> None:
     ranges = spill(stream, _by_bucket(items, 16))
     assert set(ranges) == {bucket_of(url, 16) for url, _ in items}
     starts = sorted(ranges.values())
-    assert all(a[1] == b[0] for a, b in zip(starts, starts[1:]))  # back to back
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(starts))  # back to back
     for bucket, (start, end) in ranges.items():
         back = list(read_range(stream, start, end))
         expected = sorted(i for i in items if bucket_of(i[0], 16) == bucket)
