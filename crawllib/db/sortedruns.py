@@ -135,6 +135,9 @@ def join_sorted(
     page = next(page_iter, None)
     group = next(group_iter, None)
     last: Any = None
+    url: Any
+    found: PageT | None
+    items: list[ItemT]
     while page is not None or group is not None:
         url_p = page_url(page) if page is not None else None
         url_g = group[0] if group is not None else None
