@@ -1,0 +1,103 @@
+"""Bucketed versions on disk: one sorted WebPage Avro file per hash bucket.
+
+A bucketed crawldb (or linkdb) version is an ordinary version directory
+(:mod:`pipelines.storage.versions`) whose part files are its buckets::
+
+    <db>/versions/<id>/part-BBBBB-of-NNNNN.avro   bucket B of N, sorted by URL
+    <db>/versions/<id>/buckets.json               {"buckets": N, "hash": "crc32-utf8"}
+
+Every file is still plain WebPage Avro that any reader takes as before; each
+also names its bucket in its Avro header (``beamcrawl.bucket`` = ``B/N``,
+``beamcrawl.bucket.hash``). ``buckets.json`` is written after every bucket
+file and before the version is published: a version without it is read as
+unbucketed (:mod:`crawllib.db.buckets` has the layout itself).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+
+import fastavro.write
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+
+from crawllib.avro import blocks as avroblocks
+from crawllib.avro import deflate as avrodeflate
+from crawllib.avro import encode as avroencode
+from crawllib.db.buckets import Bucketing
+from crawllib.webpage import WebPage, schema
+from pipelines.storage import fs, partfiles
+
+LAYOUT_FILE = "buckets.json"
+BUCKET_KEY = "beamcrawl.bucket"
+HASH_KEY = "beamcrawl.bucket.hash"
+_SYNC_INTERVAL = 256 * 1024
+_DEFLATE_LEVEL = 1
+
+
+def bucket_path(directory: str, bucket: int, count: int) -> str:
+    """The part file of ``bucket`` of ``count`` in a version directory."""
+    name = f"{partfiles.PART_PREFIX}-{bucket:05d}-of-{count:05d}{partfiles.PART_SUFFIX}"
+    return FileSystems.join(directory, name)
+
+
+def read_layout(directory: str) -> Bucketing | None:
+    """The layout of the version in ``directory``; None if it is not bucketed.
+
+    Raises:
+        ValueError: a ``buckets.json`` this beamcrawl cannot read.
+    """
+    path = FileSystems.join(directory, LAYOUT_FILE)
+    if not FileSystems.exists(path):
+        return None
+    with fs.open_raw(path) as handle:
+        return Bucketing.from_json(json.loads(bytes(handle.read()).decode("utf-8")))
+
+
+def write_layout(directory: str, layout: Bucketing) -> None:
+    """Record ``layout`` in ``directory``: after its bucket files, before publishing."""
+    path = FileSystems.join(directory, LAYOUT_FILE)
+    with FileSystems.create(
+        path, compression_type=CompressionTypes.UNCOMPRESSED
+    ) as handle:
+        handle.write(json.dumps(layout.as_json(), sort_keys=True).encode("utf-8"))
+
+
+def read_pages(path: str) -> Iterator[WebPage]:
+    """The records of one Avro part file, in file order."""
+    with fs.open_raw(path) as handle:
+        yield from avroblocks.records(handle)
+
+
+def write_bucket(
+    directory: str, bucket: int, layout: Bucketing, pages: Iterable[WebPage]
+) -> int:
+    """Write bucket ``bucket`` of ``layout`` (pages sorted by URL); the count.
+
+    The file replaces any earlier attempt at the same bucket whole.
+    """
+    path = bucket_path(directory, bucket, layout.count)
+    written = 0
+    with FileSystems.create(
+        path, compression_type=CompressionTypes.UNCOMPRESSED
+    ) as handle:
+        writer = fastavro.write.Writer(
+            handle,
+            schema(),
+            "deflate",
+            sync_interval=_SYNC_INTERVAL,
+            metadata={
+                BUCKET_KEY: f"{bucket}/{layout.count}",
+                HASH_KEY: layout.hash,
+            },
+            compression_level=_DEFLATE_LEVEL,
+        )
+        writer.block_writer = avrodeflate.block_writer()
+        blocks = avroencode.EncodedBlocks(writer, avroencode.encode_webpage)
+        for page in pages:
+            blocks.write(page)
+            written += 1
+        blocks.end_block()
+        writer.flush()
+    return written

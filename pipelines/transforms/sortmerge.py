@@ -1,0 +1,139 @@
+"""Sort-merge by bucket: bring records into a bucketed crawldb's order, bounded.
+
+:class:`SortIntoBuckets` is the shuffle a bucketed updatedb or invertlinks
+needs, without a ``GroupByKey`` over the records: each worker gathers
+items ``(url, ...)`` in a buffer of ``buffer_items``, and spills it as one
+sorted run file (:mod:`crawllib.db.sortedruns`) under ``runs_dir``; only
+the runs' byte ranges, a few per bucket, are grouped by bucket. A bucket's
+merge then reads its ranges from every run (:func:`bucket_items`), in URL
+order, one frame of each at a time. Memory is the buffer plus a frame per
+run, whatever the number of records; the runs are the job's scratch files
+(delete ``runs_dir`` when it ends).
+
+The idea is Spotify Scio's sort-merge-bucket joins, and Hadoop's map-side
+spills: the crawldb's own buckets are already sorted, so only the round's
+records are sorted, and nothing is held whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Iterable, Iterator
+
+import apache_beam as beam
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import Metrics
+from apache_beam.pvalue import PCollection
+from apache_beam.transforms.window import GlobalWindows
+
+from crawllib.db import sortedruns
+from crawllib.db.buckets import Bucketing
+from crawllib.db.sortedruns import Item
+from pipelines.storage import fs
+
+NAMESPACE = "SortMerge"
+
+RunRange = tuple[str, int, int]
+"""Where one run holds one bucket: (run file, start byte, end byte)."""
+
+BUFFER_ITEMS = 200_000
+"""Items a worker gathers before it spills them as a sorted run."""
+
+
+class SortIntoBuckets(
+    beam.PTransform[PCollection[Item], PCollection[tuple[int, list[RunRange]]]]
+):
+    """Items ``(url, ...)`` to ``(bucket, its run ranges)`` for every bucket.
+
+    Every bucket of ``layout`` appears once, with no ranges when no item
+    fell in it, so that a merge writes every bucket file. Counters
+    (``SortMerge``): ``items_spilled``, ``runs_written``.
+    """
+
+    def __init__(
+        self, layout: Bucketing, runs_dir: str, buffer_items: int = BUFFER_ITEMS
+    ) -> None:
+        super().__init__()
+        self._layout = layout
+        self._runs_dir = runs_dir
+        self._buffer_items = buffer_items
+
+    def expand(
+        self, items: PCollection[Item]
+    ) -> PCollection[tuple[int, list[RunRange]]]:
+        spill = _SpillFn(self._layout, self._runs_dir, self._buffer_items)
+        ranges = items | "SpillRuns" >> beam.ParDo(spill)
+        every = (
+            items.pipeline
+            | "EveryBucket" >> beam.Create(range(self._layout.count))
+            | "NoRanges" >> beam.Map(lambda bucket: (bucket, None))
+        )
+        return (
+            (ranges, every)
+            | "RangesAndBuckets" >> beam.Flatten()
+            | "GroupByBucket" >> beam.GroupByKey()
+            | "SortRanges" >> beam.MapTuple(_ranges_of)
+        )
+
+
+def _ranges_of(
+    bucket: int, found: Iterable[RunRange | None]
+) -> tuple[int, list[RunRange]]:
+    return bucket, sorted(found_range for found_range in found if found_range)
+
+
+def bucket_items(ranges: Iterable[RunRange]) -> Iterator[Item]:
+    """The items of one bucket, from all its run ranges, sorted by URL.
+
+    Equal URLs come in the order of ``ranges`` (run file name, then offset).
+    """
+    with contextlib.ExitStack() as stack:
+        streams = []
+        for path, start, end in ranges:
+            handle = stack.enter_context(fs.open_raw(path))
+            streams.append(sortedruns.read_range(handle, start, end))
+        yield from sortedruns.merge_runs(streams)
+
+
+class _SpillFn(beam.DoFn):
+    """Buffer items by bucket; spill each full buffer as one sorted run."""
+
+    spilled = Metrics.counter(NAMESPACE, "items_spilled")
+    runs = Metrics.counter(NAMESPACE, "runs_written")
+
+    def __init__(self, layout: Bucketing, runs_dir: str, buffer_items: int) -> None:
+        self._layout = layout
+        self._runs_dir = runs_dir
+        self._buffer_items = buffer_items
+
+    def start_bundle(self) -> None:
+        self._buffer: dict[int, list[Item]] = {}
+        self._count = 0
+
+    def process(self, item: Item) -> Iterator[tuple[int, RunRange]]:
+        bucket = self._layout.bucket_of(item[0])
+        self._buffer.setdefault(bucket, []).append(item)
+        self._count += 1
+        if self._count >= self._buffer_items:
+            yield from self._spill()
+
+    def finish_bundle(self) -> Iterator[beam.transforms.window.WindowedValue]:
+        for spilled in self._spill():
+            yield GlobalWindows.windowed_value(spilled)
+
+    def _spill(self) -> Iterator[tuple[int, RunRange]]:
+        buffer, count = self._buffer, self._count
+        self._buffer, self._count = {}, 0
+        if not count:
+            return
+        path = FileSystems.join(self._runs_dir, f"run-{secrets.token_hex(8)}")
+        with FileSystems.create(
+            path, compression_type=CompressionTypes.UNCOMPRESSED
+        ) as handle:
+            ranges = sortedruns.spill(handle, buffer)
+        self.spilled.inc(count)
+        self.runs.inc()
+        for bucket, (start, end) in ranges.items():
+            yield bucket, (path, start, end)

@@ -1,0 +1,38 @@
+"""Bucket files: plain WebPage Avro with their bucket in the header; the layout file."""
+
+from __future__ import annotations
+
+import fastavro
+import pytest
+
+from crawllib.db.buckets import Bucketing
+from crawllib.webpage import new_page
+from pipelines.storage import bucketfiles, partfiles
+
+
+def test_bucket_file_is_plain_webpage_avro_naming_its_bucket(tmp_path) -> None:
+    layout = Bucketing(4)
+    pages = [new_page(f"http://a.org/{n}", score=float(n)) for n in range(5)]
+    written = bucketfiles.write_bucket(str(tmp_path), 2, layout, iter(pages))
+    path = bucketfiles.bucket_path(str(tmp_path), 2, 4)
+    assert written == 5
+    assert path.endswith("part-00002-of-00004.avro")
+    with open(path, "rb") as handle:
+        reader = fastavro.reader(handle)
+        assert [r["url"] for r in reader] == [p["url"] for p in pages]
+        assert reader.metadata[bucketfiles.BUCKET_KEY] == "2/4"
+        assert reader.metadata[bucketfiles.HASH_KEY] == "crc32-utf8"
+    with open(path, "rb") as handle:
+        assert list(bucketfiles.read_pages(path)) == list(fastavro.reader(handle))
+    for other in (0, 1, 3):
+        assert bucketfiles.write_bucket(str(tmp_path), other, layout, iter([])) == 0
+    partfiles.check_parts(partfiles.parts_pattern(str(tmp_path)))  # whole set
+
+
+def test_layout_is_recorded_and_read(tmp_path) -> None:
+    assert bucketfiles.read_layout(str(tmp_path)) is None
+    bucketfiles.write_layout(str(tmp_path), Bucketing(64))
+    assert bucketfiles.read_layout(str(tmp_path)) == Bucketing(64)
+    (tmp_path / bucketfiles.LAYOUT_FILE).write_text('{"buckets": 6}')
+    with pytest.raises(ValueError, match="power of two"):
+        bucketfiles.read_layout(str(tmp_path))

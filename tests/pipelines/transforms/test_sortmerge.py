@@ -1,0 +1,69 @@
+"""SortIntoBuckets on the DirectRunner: every item once, in its bucket, sorted."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import apache_beam as beam
+from apache_beam.testing.util import assert_that, equal_to
+
+from crawllib.db.buckets import Bucketing
+from pipelines.transforms.sortmerge import SortIntoBuckets, bucket_items
+
+
+def _merged(bucket: int, ranges: list) -> tuple[int, list, int]:
+    return bucket, list(bucket_items(ranges)), len(ranges)
+
+
+def test_items_come_back_by_bucket_sorted_from_many_runs(tmp_path) -> None:
+    rng = random.Random(9)
+    items = [
+        (f"http://h{rng.randrange(30)}.org/{rng.random():.9f}", n) for n in range(3000)
+    ]
+    items += [(items[0][0], 99_999)]  # a URL twice
+    layout = Bucketing(8)
+    runs = str(tmp_path / "runs")
+    with beam.Pipeline() as p:
+        merged = (
+            p
+            | beam.Create(items, reshuffle=False)
+            | SortIntoBuckets(layout, runs, buffer_items=250)
+            | beam.MapTuple(_merged)
+        )
+        expected = [
+            (bucket, sorted(i for i in items if layout.bucket_of(i[0]) == bucket))
+            for bucket in range(8)
+        ]
+        assert_that(
+            merged | beam.MapTuple(lambda b, found, _: (b, sorted(found))),
+            equal_to(expected),
+            label="EveryItemInItsBucket",
+        )
+        assert_that(
+            merged
+            | beam.MapTuple(
+                lambda b, found, _: [i[0] for i in found] == sorted(i[0] for i in found)
+            ),
+            equal_to([True] * 8),
+            label="SortedByUrl",
+        )
+        assert_that(
+            merged | beam.MapTuple(lambda _, __, n: n > 1),
+            equal_to([True] * 8),
+            label="SeveralRunsPerBucket",
+        )
+    assert len(os.listdir(runs)) >= 3000 // 250
+
+
+def test_empty_buckets_still_come(tmp_path) -> None:
+    layout = Bucketing(4)
+    with beam.Pipeline() as p:
+        merged = (
+            p
+            | beam.Create([("http://a.org/", 1)])
+            | SortIntoBuckets(layout, str(tmp_path / "runs"))
+            | beam.MapTuple(lambda b, ranges: (b, len(list(bucket_items(ranges)))))
+        )
+        one = layout.bucket_of("http://a.org/")
+        assert_that(merged, equal_to([(b, 1 if b == one else 0) for b in range(4)]))
