@@ -4,8 +4,10 @@
 URL's record (its parse record when it has one), and the links of all
 segment records with their OPIC shares (``CoGroupByKey``); then
 ``crawllib.db.updatedb.update_page`` applies Nutch's state transitions, fetch
-schedule and scoring. The run holds the crawldb lock and installs the new
-version atomically.
+schedule and scoring. The command itself runs the same update bucket by
+bucket (:class:`~pipelines.transforms.bucketupdate.BucketedUpdate`): the new
+version is written as sorted hash buckets and the crawldb is never shuffled.
+The run holds the crawldb lock and installs the new version atomically.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from apache_beam.runners.runner import PipelineResult
 from apache_beam.transforms.window import GlobalWindows
 
 from crawllib.config import CrawlConfig, UpdateConfig, step_config
+from crawllib.db.buckets import choose_layout
 from crawllib.db.updatedb import Inlink, choose_record, links_from, update_page
 from crawllib.errors import CrawlError
 from crawllib.status import crawl_status_label
@@ -36,8 +39,9 @@ from pipelines.runtime.options import (
     now_ms,
     parse_job_args,
 )
-from pipelines.storage import io, partfiles, versions
+from pipelines.storage import bucketfiles, fs, io, partfiles, versions
 from pipelines.storage.segments import FETCH, PARSE, list_segments
+from pipelines.transforms.bucketupdate import BucketedUpdate
 
 NAMESPACE = "CrawlDB"
 STATUS_NAMESPACE = "CrawlDBStatus"
@@ -223,25 +227,37 @@ def execute(request: UpdateRequest, job: Job) -> dict[str, int]:
 def _update(
     job: Job, config: UpdateConfig, db: versions.Replacement, segments: list[str]
 ) -> PipelineResult:
-    with progress.shown(), job.pipeline() as pipeline:
-        current = (
-            pipeline
-            | "ReadCrawlDb" >> io.ReadWebPages(db.parts)
-            | "ShowProgress" >> progress.ShowProgress("updatedb")
-        )
-        parts = [
-            pipeline
-            | f"Read{part.title()}{n}" >> io.ReadWebPages(partfiles.parts_pattern(path))
-            for n, segment in enumerate(segments)
-            for part in (FETCH, PARSE)
-            if partfiles.has_parts(path := FileSystems.join(segment, part))
-        ]
-        records = parts | "AllRecords" >> beam.Flatten()
-        _ = (
-            (current, records)
-            | "UpdateDb" >> UpdateDb(config, now_ms())
-            | "WriteCrawlDb" >> io.WriteWebPages(db.new_dir)
-        )
+    """The new crawldb, merged bucket by bucket (``BucketedUpdate``)."""
+    old_dir = db.current_dir
+    if old_dir is None:
+        raise CrawlError("no published crawldb version to update")
+    layout = choose_layout(
+        config.buckets,
+        bucketfiles.estimated_records(old_dir),
+        bucketfiles.read_layout(old_dir),
+    )
+    runs = FileSystems.join(db.new_dir, bucketfiles.RUNS_DIR)
+    try:
+        with progress.shown(), job.pipeline() as pipeline:
+            parts = [
+                pipeline
+                | f"Read{part.title()}{n}"
+                >> io.ReadWebPages(partfiles.parts_pattern(path))
+                for n, segment in enumerate(segments)
+                for part in (FETCH, PARSE)
+                if partfiles.has_parts(path := FileSystems.join(segment, part))
+            ]
+            records = (
+                parts
+                | "AllRecords" >> beam.Flatten()
+                | "ShowProgress" >> progress.ShowProgress("updatedb")
+            )
+            _ = records | "UpdateDb" >> BucketedUpdate(
+                config, now_ms(), old_dir, db.new_dir, layout, runs
+            )
+    finally:
+        fs.remove_dir(runs)
+    bucketfiles.write_layout(db.new_dir, layout)
     return pipeline.result
 
 

@@ -70,6 +70,20 @@ class Integer(Kind[int]):
 
 
 @dataclass(frozen=True)
+class BucketCount(Kind[int]):
+    """0 (chosen from the data's size) or a power of two up to 65536."""
+
+    label: str = field(default="int (0 or a power of two)", compare=False)
+
+    def parse(self, name: str, raw: str) -> int:
+        """The count; anything else is a ConfigError."""
+        value = Integer().parse(name, raw)
+        if value == 0 or (0 < value <= 1 << 16 and value & (value - 1) == 0):
+            return value
+        raise bad_value(name, raw, "0 or a power of two up to 65536")
+
+
+@dataclass(frozen=True)
 class OptionalInteger(Kind["int | None"]):
     """A whole number, or empty for none (a clock that defaults to the wall clock)."""
 

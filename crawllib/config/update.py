@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crawllib.config.properties import Properties
+from crawllib.config.schema import BucketCount
 from crawllib.config.urls import UrlConfig
 
 SCHEDULES = {"DefaultFetchSchedule": "default", "AdaptiveFetchSchedule": "adaptive"}
@@ -91,6 +92,7 @@ class UpdateConfig:
         purge_404: ``db.update.purge.404``.
         normalize, filter_urls: re-check new URLs (on by default in beamcrawl).
         keep_backup: ``db.preserve.backup``.
+        buckets: ``db.buckets``: 0 chooses from the crawldb's size.
     """
 
     schedule: ScheduleConfig
@@ -103,6 +105,7 @@ class UpdateConfig:
     normalize: bool = True
     filter_urls: bool = True
     keep_backup: bool = True
+    buckets: int = 0
 
     @classmethod
     def from_properties(cls, props: Properties) -> UpdateConfig:
@@ -116,6 +119,7 @@ class UpdateConfig:
             max_inlinks=props.get_int("db.update.max.inlinks"),
             purge_404=props.get_bool("db.update.purge.404"),
             keep_backup=props.get_bool("db.preserve.backup"),
+            buckets=props.parse("db.buckets", BucketCount()),
         )
 
 

@@ -58,6 +58,30 @@ def is_valid_count(count: int) -> bool:
     return 1 <= count <= MAX_BUCKETS and count & (count - 1) == 0
 
 
+GROWTH = 4
+"""How much fuller than :data:`RECORDS_PER_BUCKET` buckets grow before re-bucketing."""
+
+
+def choose_layout(
+    configured: int, estimated_records: int, current: Bucketing | None
+) -> Bucketing:
+    """The layout of a new version: ``configured`` (``db.buckets``) if not 0.
+
+    Otherwise the current layout while its buckets hold less than
+    :data:`GROWTH` times :data:`RECORDS_PER_BUCKET` records each, else (and
+    for a crawldb not bucketed yet) the count :func:`bucket_count` gives for
+    ``estimated_records``.
+    """
+    if configured:
+        return Bucketing(configured)
+    if current is not None and (
+        estimated_records <= current.count * RECORDS_PER_BUCKET * GROWTH
+        or current.count >= MAX_BUCKETS
+    ):
+        return current
+    return Bucketing(bucket_count(estimated_records))
+
+
 @dataclass(frozen=True)
 class Bucketing:
     """How a version's records are laid out: ``count`` buckets by ``hash``."""

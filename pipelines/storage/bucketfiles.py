@@ -30,6 +30,10 @@ from crawllib.webpage import WebPage, schema
 from pipelines.storage import fs, partfiles
 
 LAYOUT_FILE = "buckets.json"
+RUNS_DIR = "_runs"
+"""A new version's scratch directory for sorted runs, removed before it is published."""
+BYTES_PER_RECORD = 128
+"""A low guess of a crawldb record's size in a part file, to estimate counts."""
 BUCKET_KEY = "beamcrawl.bucket"
 HASH_KEY = "beamcrawl.bucket.hash"
 _SYNC_INTERVAL = 256 * 1024
@@ -40,6 +44,12 @@ def bucket_path(directory: str, bucket: int, count: int) -> str:
     """The part file of ``bucket`` of ``count`` in a version directory."""
     name = f"{partfiles.PART_PREFIX}-{bucket:05d}-of-{count:05d}{partfiles.PART_SUFFIX}"
     return FileSystems.join(directory, name)
+
+
+def estimated_records(directory: str) -> int:
+    """About how many records the part files of ``directory`` hold (by size)."""
+    sizes = partfiles.part_paths(partfiles.parts_pattern(directory))
+    return sum(size for _, size in sizes) // BYTES_PER_RECORD
 
 
 def read_layout(directory: str) -> Bucketing | None:

@@ -224,6 +224,8 @@ class Replacement:
     the database is new."""
     new_dir: str
     """The directory the job writes its new version to."""
+    current_dir: str | None = None
+    """The current version's directory (None: the database is new)."""
 
     @property
     def parts(self) -> str:
@@ -260,7 +262,7 @@ def replacing(
         if current is None and not create:
             require(db)  # removed while we waited for the lock
         pattern = None if current is None else partfiles.parts_pattern(current)
-        yield Replacement(pattern, new_dir)
+        yield Replacement(pattern, new_dir, current)
 
 
 def tidy(db: str, pointer: Pointer | None = None) -> None:

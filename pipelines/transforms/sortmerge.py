@@ -27,6 +27,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 from apache_beam.transforms.window import GlobalWindows
+from apache_beam.utils.windowed_value import WindowedValue
 
 from crawllib.db import sortedruns
 from crawllib.db.buckets import Bucketing
@@ -119,7 +120,7 @@ class _SpillFn(beam.DoFn):
         if self._count >= self._buffer_items:
             yield from self._spill()
 
-    def finish_bundle(self) -> Iterator[beam.transforms.window.WindowedValue]:
+    def finish_bundle(self) -> Iterator[WindowedValue]:
         for spilled in self._spill():
             yield GlobalWindows.windowed_value(spilled)
 

@@ -7,6 +7,7 @@ from crawllib.config.schema import (
     INTEGER,
     NUMBER,
     TEXT_LIST,
+    BucketCount,
     ClassName,
     Integer,
     Number,
@@ -96,6 +97,16 @@ CRAWLDB = (
         INTEGER,
         "Inlinks updatedb keeps in a URL's record, those passing the highest "
         "scores first (every inlink still adds to the score).",
+    ),
+    Property(
+        "db.buckets",
+        "0",
+        BucketCount(),
+        "Hash buckets of the crawldb (beamcrawl): each bucket one part file, "
+        "sorted by URL, so that updatedb merges bucket by bucket instead of "
+        "shuffling the crawldb. 0 chooses from the crawldb's size (about 50,000 "
+        "URLs a bucket), keeping a bucketed crawldb's count until its buckets "
+        "hold four times that; else a power of two up to 65536.",
     ),
     Property(
         "db.update.purge.404",

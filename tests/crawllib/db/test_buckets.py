@@ -85,3 +85,26 @@ def test_metadata_round_trip() -> None:
         Bucketing.from_json({"hash": HASH})
     with pytest.raises(ValueError, match="no bucket count"):
         Bucketing.from_json({"buckets": True, "hash": HASH})
+
+
+def test_layout_choice_keeps_a_count_until_buckets_grow_fourfold() -> None:
+    from crawllib.db.buckets import choose_layout
+
+    assert choose_layout(0, 1_000_000, None) == Bucketing(32)
+    assert choose_layout(16, 1_000_000, Bucketing(32)) == Bucketing(16)
+    kept = Bucketing(32)
+    assert choose_layout(0, 32 * 50_000 * 4, kept) is kept
+    assert choose_layout(0, 32 * 50_000 * 4 + 1, kept) == Bucketing(256)
+    assert choose_layout(0, 10, Bucketing(64)) == Bucketing(64)  # never shrinks
+
+
+def test_db_buckets_property_is_checked_at_the_door() -> None:
+    from crawllib.config import UpdateConfig, load_properties
+    from crawllib.errors import ConfigError
+
+    assert UpdateConfig.from_properties(load_properties()).buckets == 0
+    props = load_properties(defines=["db.buckets=128"])
+    assert UpdateConfig.from_properties(props).buckets == 128
+    for bad in ("3", "-2", "131072", "many"):
+        with pytest.raises(ConfigError, match=r"db\.buckets"):
+            UpdateConfig.from_properties(load_properties(defines=[f"db.buckets={bad}"]))
