@@ -178,7 +178,10 @@ CASES: dict[str, tuple[Argv, str, set[str]]] = {
     "updatedb": (
         lambda c: ["updatedb", c.crawldb, c.fetched],
         "updatedb",
-        {"ReadCrawlDb", "ReadFetch0", "ReadParse0", "UpdateDb/Update", "WriteCrawlDb"},
+        # bucket by bucket: the old crawldb (not bucketed yet) sorted in, then merged
+        {"ReadFetch0", "ReadParse0", "UpdateDb/SortRecords/SpillRuns",
+         "UpdateDb/ChooseAndLink", "UpdateDb/ReadOldCrawlDb",
+         "UpdateDb/SortByUrl/GroupByBucket", "UpdateDb/MergeBuckets"},
     ),
     "invertlinks": (
         lambda c: ["invertlinks", c.url("crawl", "linkdb"), c.fetched],
