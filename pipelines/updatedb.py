@@ -243,16 +243,12 @@ def _update(
                 pipeline
                 | f"Read{part.title()}{n}"
                 >> io.ReadWebPages(partfiles.parts_pattern(path))
+                | f"ShowProgress{part.title()}{n}" >> progress.ShowProgress("updatedb")
                 for n, segment in enumerate(segments)
                 for part in (FETCH, PARSE)
                 if partfiles.has_parts(path := FileSystems.join(segment, part))
             ]
-            records = (
-                parts
-                | "AllRecords" >> beam.Flatten()
-                | "ShowProgress" >> progress.ShowProgress("updatedb")
-            )
-            _ = records | "UpdateDb" >> BucketedUpdate(
+            _ = tuple(parts) | "UpdateDb" >> BucketedUpdate(
                 config, now_ms(), old_dir, db.new_dir, layout, runs
             )
     finally:

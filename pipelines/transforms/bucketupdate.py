@@ -20,7 +20,8 @@ the crawldb is never a ``GroupByKey``'s input.
 from __future__ import annotations
 
 import collections
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -45,8 +46,11 @@ _FETCHED, _LINK, _OLD = 0, 1, 2
 """Kinds of the items sorted in pass 2: ``(url, kind, value)``."""
 
 
-class BucketedUpdate(beam.PTransform[PCollection[WebPage], PCollection[int]]):
+class BucketedUpdate(beam.PTransform[Any, PCollection[int]]):
     """Segment records to the new crawldb's bucket files in ``new_dir``.
+
+    Apply it to the records, or to a tuple of PCollections of them (each
+    segment part as read: they are sorted where they are read).
 
     ``old_dir`` is the current version's directory (bucketed or not);
     ``runs_dir`` a scratch directory for the sorted runs. The output is the
@@ -72,23 +76,27 @@ class BucketedUpdate(beam.PTransform[PCollection[WebPage], PCollection[int]]):
         self._layout = layout
         self._runs_dir = runs_dir
 
-    def expand(self, records: PCollection[WebPage]) -> PCollection[int]:
+    def expand(
+        self, records: PCollection[WebPage] | Sequence[PCollection[WebPage]]
+    ) -> PCollection[int]:
         layout, runs = self._layout, self._runs_dir
+        parts = [records] if isinstance(records, PCollection) else list(records)
+        keyed = tuple(
+            part | f"KeyRecords{n}" >> beam.Map(_keyed_without_bulk)
+            for n, part in enumerate(parts)
+        )
         chosen = (
-            records
-            | "KeyRecords" >> beam.Map(_keyed_without_bulk)
+            keyed
             | "SortRecords"
             >> SortIntoBuckets(layout, FileSystems.join(runs, "records"))
             | "ChooseAndLink" >> beam.ParDo(_ChooseAndLinkFn(self._config))
         )
-        old_layout = bucketfiles.read_layout(self._old_dir)
-        if old_layout == layout:
-            merge_old = True
-            sorted_in = chosen
-        else:
-            merge_old = False
-            old = records.pipeline | "ReadOldCrawlDb" >> _ReadOld(self._old_dir)
-            sorted_in = (chosen, old) | "WithOldCrawlDb" >> beam.Flatten()
+        merge_old = bucketfiles.read_layout(self._old_dir) == layout
+        sorted_in: tuple[PCollection, ...] = (chosen,)
+        if not merge_old:
+            pipeline = parts[0].pipeline
+            old = pipeline | "ReadOldCrawlDb" >> _ReadOld(self._old_dir)
+            sorted_in = (chosen, old)
         return (
             sorted_in
             | "SortByUrl" >> SortIntoBuckets(layout, FileSystems.join(runs, "update"))

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import apache_beam as beam
 from apache_beam.io.filesystem import CompressionTypes
@@ -43,14 +44,15 @@ BUFFER_ITEMS = 200_000
 """Items a worker gathers before it spills them as a sorted run."""
 
 
-class SortIntoBuckets(
-    beam.PTransform[PCollection[Item], PCollection[tuple[int, list[RunRange]]]]
-):
+class SortIntoBuckets(beam.PTransform[Any, PCollection[tuple[int, list[RunRange]]]]):
     """Items ``(url, ...)`` to ``(bucket, its run ranges)`` for every bucket.
 
-    Every bucket of ``layout`` appears once, with no ranges when no item
-    fell in it, so that a merge writes every bucket file. Counters
-    (``SortMerge``): ``items_spilled``, ``runs_written``.
+    Apply it to one PCollection of items or to a tuple of several:
+    each is spilled where it is made, never gathered first (a ``Flatten``
+    of several stages would be held whole by the DirectRunner). Every bucket
+    of ``layout`` appears once, with no ranges when no item fell in it, so
+    that a merge writes every bucket file. Counters (``SortMerge``):
+    ``items_spilled``, ``runs_written``.
     """
 
     def __init__(
@@ -62,17 +64,21 @@ class SortIntoBuckets(
         self._buffer_items = buffer_items
 
     def expand(
-        self, items: PCollection[Item]
+        self, items: PCollection[Item] | Sequence[PCollection[Item]]
     ) -> PCollection[tuple[int, list[RunRange]]]:
+        inputs = [items] if isinstance(items, PCollection) else list(items)
         spill = _SpillFn(self._layout, self._runs_dir, self._buffer_items)
-        ranges = items | "SpillRuns" >> beam.ParDo(spill)
+        ranges = [
+            found | f"SpillRuns{n}" >> beam.ParDo(spill)
+            for n, found in enumerate(inputs)
+        ]
         every = (
-            items.pipeline
+            inputs[0].pipeline
             | "EveryBucket" >> beam.Create(range(self._layout.count))
             | "NoRanges" >> beam.Map(lambda bucket: (bucket, None))
         )
         return (
-            (ranges, every)
+            [*ranges, every]
             | "RangesAndBuckets" >> beam.Flatten()
             | "GroupByBucket" >> beam.GroupByKey()
             | "SortRanges" >> beam.MapTuple(_ranges_of)

@@ -179,7 +179,7 @@ CASES: dict[str, tuple[Argv, str, set[str]]] = {
         lambda c: ["updatedb", c.crawldb, c.fetched],
         "updatedb",
         # bucket by bucket: the old crawldb (not bucketed yet) sorted in, then merged
-        {"ReadFetch0", "ReadParse0", "UpdateDb/SortRecords/SpillRuns",
+        {"ReadFetch0", "ReadParse0", "UpdateDb/SortRecords/SpillRuns0",
          "UpdateDb/ChooseAndLink", "UpdateDb/ReadOldCrawlDb",
          "UpdateDb/SortByUrl/GroupByBucket", "UpdateDb/MergeBuckets"},
     ),
