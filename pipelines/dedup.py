@@ -33,6 +33,7 @@ from pipelines.runtime.options import (
     parse_job_args,
 )
 from pipelines.storage import io, versions
+from pipelines.tagged import Tagged
 
 NAMESPACE = "Dedup"
 MARKED = "documents_marked_duplicate"
@@ -81,7 +82,7 @@ class _RouteFn(beam.DoFn):
     def __init__(self, config: DedupConfig) -> None:
         self._group = config.group
 
-    def process(self, page: WebPage) -> Iterator[WebPage | TaggedOutput]:
+    def process(self, page: WebPage) -> Iterator[WebPage | Tagged]:
         key = dedup.group_key(page, self._group)
         if key is None:
             yield page

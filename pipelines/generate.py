@@ -52,6 +52,7 @@ from pipelines.storage.segments import (
     segment_names,
     staging_dir,
 )
+from pipelines.tagged import Tagged
 from pipelines.transforms.ranking import (
     NAMESPACE,
     STARVED,
@@ -195,9 +196,7 @@ class _EmitFn(beam.DoFn):
             for n in range(1, config.max_num_segments + 1)
         ]
 
-    def process(
-        self, page: WebPage, assignments: dict[str, int]
-    ) -> Iterator[TaggedOutput]:
+    def process(self, page: WebPage, assignments: dict[str, int]) -> Iterator[Tagged]:
         segment = assignments.get(page["url"])
         if self._config.update_crawldb:
             updated = (

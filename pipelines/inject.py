@@ -38,6 +38,7 @@ from pipelines.runtime.options import (
     parse_job_args,
 )
 from pipelines.storage import io, paths, versions
+from pipelines.tagged import Tagged
 from pipelines.transforms.seedfiles import (
     REJECTED,
     ReadSeedLines,
@@ -133,9 +134,7 @@ class _ParseSeedFn(beam.DoFn):
             filter_urls=self._config.filter_urls,
         )
 
-    def process(
-        self, element: str | SeedLine
-    ) -> Iterator[tuple[str, str] | TaggedOutput]:
+    def process(self, element: str | SeedLine) -> Iterator[tuple[str, str] | Tagged]:
         """Yield (normalized URL, seed line): strings shuffle cheaply."""
         line = seedlines.as_seed_line(element)
         seed = seeds.parse_seed_line(line.text)

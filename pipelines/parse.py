@@ -44,6 +44,7 @@ from pipelines.runtime.options import (
 )
 from pipelines.storage import fs, io, partfiles
 from pipelines.storage.segments import FETCH, PARSE, install_parts, staged_part
+from pipelines.tagged import Tagged
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "ParserStatus"
@@ -175,7 +176,7 @@ class _ParseFn(beam.DoFn):
         self._batch = batch(self._config, processes) if processes > 0 else None
         self._parser.take_link_counts()  # none left over from a failed bundle
 
-    def process(self, page: WebPage) -> Iterator[WebPage | bytes | TaggedOutput]:
+    def process(self, page: WebPage) -> Iterator[WebPage | bytes | Tagged]:
         reason = skip_reason(page, self._config, self._resume, self._force)
         if reason is not None:
             Metrics.counter(SKIP_NAMESPACE, reason.name.lower()).inc()
@@ -194,7 +195,7 @@ class _ParseFn(beam.DoFn):
                 yield TaggedOutput(_PARSED, done)
             yield done
 
-    def finish_bundle(self) -> Iterator[WindowedValue | TaggedOutput]:
+    def finish_bundle(self) -> Iterator[WindowedValue | Tagged]:
         if self._batch is not None:
             for done in map(self._counted, self._batch.drain()):
                 value = GlobalWindows.windowed_value(done)

@@ -41,6 +41,7 @@ from pipelines.runtime.options import (
 )
 from pipelines.storage import bucketfiles, fs, io, partfiles, versions
 from pipelines.storage.segments import FETCH, PARSE, list_segments
+from pipelines.tagged import Tagged
 from pipelines.transforms.bucketupdate import BucketedUpdate
 
 NAMESPACE = "CrawlDB"
@@ -135,7 +136,7 @@ class _ChooseAndLinkFn(beam.DoFn):
 
     def process(
         self, grouped: tuple[str, Iterable[WebPage]]
-    ) -> Iterator[tuple[str, WebPage] | TaggedOutput]:
+    ) -> Iterator[tuple[str, WebPage] | Tagged]:
         url, records = grouped
         record = choose_record(records)
         if record is None:
@@ -161,7 +162,7 @@ class _ChooseAndLinkFn(beam.DoFn):
             for target_links in self._given_out():
                 yield TaggedOutput("links", target_links)
 
-    def finish_bundle(self) -> Iterator[TaggedOutput]:
+    def finish_bundle(self) -> Iterator[Tagged]:
         for target_links in self._given_out():
             yield TaggedOutput("links", GlobalWindows.windowed_value(target_links))
 

@@ -92,7 +92,7 @@ class BucketedUpdate(beam.PTransform[Any, PCollection[int]]):
             | "ChooseAndLink" >> beam.ParDo(_ChooseAndLinkFn(self._config))
         )
         merge_old = bucketfiles.read_layout(self._old_dir) == layout
-        sorted_in: tuple[PCollection, ...] = (chosen,)
+        sorted_in: tuple[PCollection[Item], ...] = (chosen,)
         if not merge_old:
             pipeline = parts[0].pipeline
             old = pipeline | "ReadOldCrawlDb" >> _ReadOld(self._old_dir)

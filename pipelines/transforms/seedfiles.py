@@ -22,6 +22,7 @@ from apache_beam.pvalue import PBegin, PCollection, TaggedOutput
 
 from crawllib.db import seedlines
 from crawllib.db.seedlines import RejectedLine, Rejections, SeedLine
+from pipelines.tagged import Tagged
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "injector"
@@ -80,7 +81,7 @@ class _ReadLinesFn(beam.DoFn):
 
     rejected = Metrics.counter(NAMESPACE, "urls_rejected")
 
-    def process(self, path: str) -> Iterator[SeedLine | TaggedOutput]:
+    def process(self, path: str) -> Iterator[SeedLine | Tagged]:
         with FileSystems.open(path) as stream:
             for line in seedlines.read_lines(stream, path):
                 if isinstance(line, RejectedLine):

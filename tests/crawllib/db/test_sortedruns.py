@@ -20,8 +20,10 @@ from crawllib.db.sortedruns import (
 )
 
 
-def _by_bucket(items: list[tuple[str, int]], count: int) -> dict[int, list]:
-    buckets: dict[int, list] = {}
+def _by_bucket(
+    items: list[tuple[str, int]], count: int
+) -> dict[int, list[tuple[str, int]]]:
+    buckets: dict[int, list[tuple[str, int]]] = {}
     for item in items:
         buckets.setdefault(bucket_of(item[0], count), []).append(item)
     return buckets

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import fastavro
 import pytest
 
@@ -10,7 +12,7 @@ from crawllib.webpage import new_page
 from pipelines.storage import bucketfiles, partfiles
 
 
-def test_bucket_file_is_plain_webpage_avro_naming_its_bucket(tmp_path) -> None:
+def test_bucket_file_is_plain_webpage_avro_naming_its_bucket(tmp_path: Path) -> None:
     layout = Bucketing(4)
     pages = [new_page(f"http://a.org/{n}", score=float(n)) for n in range(5)]
     written = bucketfiles.write_bucket(str(tmp_path), 2, layout, iter(pages))
@@ -19,9 +21,12 @@ def test_bucket_file_is_plain_webpage_avro_naming_its_bucket(tmp_path) -> None:
     assert path.endswith("part-00002-of-00004.avro")
     with open(path, "rb") as handle:
         reader = fastavro.reader(handle)
-        assert [r["url"] for r in reader] == [p["url"] for p in pages]
-        assert reader.metadata[bucketfiles.BUCKET_KEY] == "2/4"
-        assert reader.metadata[bucketfiles.HASH_KEY] == "crc32-utf8"
+        metadata = reader.metadata
+        assert [r["url"] for r in bucketfiles.read_pages(path)] == [
+            p["url"] for p in pages
+        ]
+        assert metadata[bucketfiles.BUCKET_KEY] == "2/4"
+        assert metadata[bucketfiles.HASH_KEY] == "crc32-utf8"
     with open(path, "rb") as handle:
         assert list(bucketfiles.read_pages(path)) == list(fastavro.reader(handle))
     for other in (0, 1, 3):
@@ -29,7 +34,7 @@ def test_bucket_file_is_plain_webpage_avro_naming_its_bucket(tmp_path) -> None:
     partfiles.check_parts(partfiles.parts_pattern(str(tmp_path)))  # whole set
 
 
-def test_layout_is_recorded_and_read(tmp_path) -> None:
+def test_layout_is_recorded_and_read(tmp_path: Path) -> None:
     assert bucketfiles.read_layout(str(tmp_path)) is None
     bucketfiles.write_layout(str(tmp_path), Bucketing(64))
     assert bucketfiles.read_layout(str(tmp_path)) == Bucketing(64)

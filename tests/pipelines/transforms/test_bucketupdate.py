@@ -6,23 +6,23 @@ import glob
 import os
 import random
 import struct
+from pathlib import Path
 
 import apache_beam as beam
-import fastavro
 
 from crawllib.config import UpdateConfig, load_properties
 from crawllib.db.buckets import Bucketing
-from crawllib.webpage import new_page
+from crawllib.webpage import ParseStatusRecord, WebPage, new_page
 from pipelines.storage import bucketfiles, io
 from pipelines.transforms.bucketupdate import BucketedUpdate
 from pipelines.updatedb import UpdateDb
 
 NOW = 1_700_000_000_000
 CONFIG = UpdateConfig.from_properties(load_properties())
-PARSED = {"majorCode": 1, "minorCode": 0, "args": []}
+PARSED: ParseStatusRecord = {"majorCode": 1, "minorCode": 0, "args": []}
 
 
-def _crawldb(rng: random.Random, count: int) -> list[dict]:
+def _crawldb(rng: random.Random, count: int) -> list[WebPage]:
     pages = []
     for n in range(count):
         status = rng.choice([1, 1, 2, 3, 4, 5])
@@ -38,8 +38,10 @@ def _crawldb(rng: random.Random, count: int) -> list[dict]:
     return pages
 
 
-def _segment(rng: random.Random, urls: list[str], fetched: int, stamp: int) -> list:
-    records = []
+def _segment(
+    rng: random.Random, urls: list[str], fetched: int, stamp: int
+) -> list[WebPage]:
+    records: list[WebPage] = []
     for url in rng.sample(urls, fetched):
         marks = {"_gnmrk_": "s", "_ftcmrk_": "s"}
         fetch = new_page(
@@ -54,7 +56,7 @@ def _segment(rng: random.Random, urls: list[str], fetched: int, stamp: int) -> l
         )
         records.append(fetch)
         if fetch["status"] == 2:
-            outlinks = {
+            outlinks: dict[str, str | None] = {
                 (
                     rng.choice(urls)
                     if rng.random() < 0.7
@@ -75,15 +77,14 @@ def _segment(rng: random.Random, urls: list[str], fetched: int, stamp: int) -> l
     return records
 
 
-def _read(directory: str) -> list[dict]:
-    pages = []
+def _read(directory: str) -> list[WebPage]:
+    pages: list[WebPage] = []
     for path in sorted(glob.glob(os.path.join(directory, "part-*.avro"))):
-        with open(path, "rb") as handle:
-            pages.extend(fastavro.reader(handle))
+        pages.extend(bucketfiles.read_pages(path))
     return sorted(pages, key=lambda page: page["url"])
 
 
-def _plain(old: list[dict], records: list[dict], out: str) -> list[dict]:
+def _plain(old: list[WebPage], records: list[WebPage], out: str) -> list[WebPage]:
     with beam.Pipeline() as p:
         current = p | "Old" >> beam.Create(old)
         segment = p | "Records" >> beam.Create(records)
@@ -91,7 +92,9 @@ def _plain(old: list[dict], records: list[dict], out: str) -> list[dict]:
     return _read(out)
 
 
-def _bucketed(old_dir: str, records: list[dict], out: str, tmp: str) -> list[dict]:
+def _bucketed(
+    old_dir: str, records: list[WebPage], out: str, tmp: str
+) -> list[WebPage]:
     layout = Bucketing(8)
     with beam.Pipeline() as p:
         _ = (
@@ -111,7 +114,7 @@ def _bucketed(old_dir: str, records: list[dict], out: str, tmp: str) -> list[dic
     return pages
 
 
-def test_two_rounds_give_updatedbs_records(tmp_path) -> None:
+def test_two_rounds_give_updatedbs_records(tmp_path: Path) -> None:
     rng = random.Random(4)
     crawldb = _crawldb(rng, 300)
     urls = [page["url"] for page in crawldb]

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
+from typing import Any
 
 import apache_beam as beam
 from apache_beam.testing.util import assert_that, equal_to
 
 from crawllib.db.buckets import Bucketing
-from pipelines.transforms.sortmerge import SortIntoBuckets, bucket_items
+from pipelines.transforms.sortmerge import RunRange, SortIntoBuckets, bucket_items
 
 
-def _merged(bucket: int, ranges: list) -> tuple[int, list, int]:
+def _merged(bucket: int, ranges: list[RunRange]) -> tuple[int, list[Any], int]:
     return bucket, list(bucket_items(ranges)), len(ranges)
 
 
-def test_items_come_back_by_bucket_sorted_from_many_runs(tmp_path) -> None:
+def test_items_come_back_by_bucket_sorted_from_many_runs(tmp_path: Path) -> None:
     rng = random.Random(9)
     items = [
         (f"http://h{rng.randrange(30)}.org/{rng.random():.9f}", n) for n in range(3000)
@@ -56,7 +58,7 @@ def test_items_come_back_by_bucket_sorted_from_many_runs(tmp_path) -> None:
     assert len(os.listdir(runs)) >= 3000 // 250
 
 
-def test_empty_buckets_still_come(tmp_path) -> None:
+def test_empty_buckets_still_come(tmp_path: Path) -> None:
     layout = Bucketing(4)
     with beam.Pipeline() as p:
         merged = (
