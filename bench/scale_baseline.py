@@ -87,7 +87,7 @@ def generate(crawldb: str, segments: str, top_n: int, max_count: int, now: int) 
             continue
         best = per_host.setdefault(key, [])
         best.append((rank_key(sort, page["url"])[0], page["url"], page))
-        if len(best) > 2 * cap:
+        if len(best) > cap + cap // 4 + 1:
             best.sort(key=lambda c: c[:2])
             del best[cap:]
     ranked = sorted(
