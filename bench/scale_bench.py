@@ -1,0 +1,315 @@
+"""Scale benchmark (issue 29): each command's wall, CPU and peak RSS at size.
+
+Usage: python bench/scale_bench.py --records 1000000 [--work DIR] [--repeat 1]
+       [--commands generate,updatedb,invertlinks,readdb] [--no-baseline]
+       [--no-beam] [--json OUT] [beam flags...]
+
+One legacy crawldb of ``records`` synthetic pages (``synthetic.crawldb_pages``:
+10,000 hosts) and one segment of ``records / 10`` fetched and parsed pages
+with 30 outlinks each (seven in ten to crawldb URLs, three to new ones), as
+``updatedb_bench.py`` makes them, written streaming and cached in ``--work``
+(``READY`` marks a complete set). Each command runs as a user runs it
+(``python -m pipelines.cli CMD ...`` on the DirectRunner) in a subprocess,
+then ``bench/scale_baseline.py CMD ...`` (plain Python, no Beam). Peak RSS is
+the largest sum, sampled every 0.2 s, of the RSS of the process and all its
+descendants; CPU is the children's user + system time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from array import array
+from collections.abc import Iterator
+from typing import Any
+
+import fastavro
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from synthetic import crawldb_pages
+
+from crawllib.webpage import WebPage, new_page, schema
+
+NOW_MS = 1_700_000_000_000
+PART = "part-00000-of-00001.avro"
+COMMANDS = ("generate", "updatedb", "invertlinks", "readdb")
+BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scale_baseline.py")
+
+
+def _write(path: str, records: Iterator[WebPage]) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as handle:
+        fastavro.writer(handle, fastavro.parse_schema(schema()), records)
+
+
+def _url(i: int, host: int) -> str:
+    """The URL ``crawldb_pages`` gives record ``i`` on ``host`` (10,000 hosts)."""
+    return (
+        f"http://www{host % 3}.host{host}.site{host % 500}.com/dir{i % 50}/page{i}.html"
+    )
+
+
+def _crawldb(records: int, hosts: array[int]) -> Iterator[WebPage]:
+    """``crawldb_pages``, noting each record's host number in ``hosts``."""
+    for i, page in enumerate(crawldb_pages(records, now_ms=NOW_MS)):
+        host = int(page["url"].split(".host", 1)[1].split(".", 1)[0])
+        assert page["url"] == _url(i, host)
+        hosts.append(host)
+        yield page  # type: ignore[misc]
+
+
+def _segment(hosts: array[int], fetched: int, parsed: bool) -> Iterator[WebPage]:
+    """``updatedb_bench``'s segment pages, from the host numbers alone."""
+    rng = random.Random(11)
+    records = len(hosts)
+    for n in range(fetched):
+        targets = set()
+        for k in range(30):
+            if rng.random() < 0.7:
+                i = rng.randrange(records)  # as rng.choice(urls)
+                targets.add(_url(i, hosts[i]))
+            else:
+                targets.add(f"http://new{n % 5000}.org/p{n}-{k}")
+        marks = {"_gnmrk_": "seg", "_ftcmrk_": "seg", "_partition_": "0"}
+        fields: dict[str, Any] = {
+            "status": 2,
+            "fetchTime": NOW_MS,
+            "prevFetchTime": NOW_MS - 86_400_000,
+            "fetchInterval": 2_592_000,
+            "score": 1.0,
+            "protocolStatus": {"code": 1, "args": [], "lastModified": 0},
+            "headers": {"Content-Type": "text/html"},
+            "contentType": "text/html",
+        }
+        if parsed:
+            marks["__prsmrk__"] = "seg"
+            fields.update(
+                parseStatus={"majorCode": 1, "minorCode": 0, "args": []},
+                title=f"page {n}",
+                signature=n.to_bytes(16, "big"),
+                outlinks={t: f"link {k}" for k, t in enumerate(sorted(targets))},
+            )
+        else:
+            fields["content"] = b"<html><body>" + b"x" * 2000 + b"</body></html>"
+        yield new_page(_url(n, hosts[n]), markers=marks, **fields)
+
+
+def make_data(work: str, records: int) -> str:
+    """The cached data set of ``records`` under ``work``; returns its directory."""
+    data = os.path.join(work, f"data-{records}")
+    if os.path.exists(os.path.join(data, "READY")):
+        return data
+    shutil.rmtree(data, ignore_errors=True)
+    hosts: array[int] = array("H")
+    started = time.perf_counter()
+    _write(os.path.join(data, "crawldb", "current", PART), _crawldb(records, hosts))
+    for part, parsed in (("fetch", False), ("parse", True)):
+        path = os.path.join(data, "segments", "s1", part, PART)
+        _write(path, _segment(hosts, records // 10, parsed))
+    with open(os.path.join(data, "READY"), "w", encoding="utf-8") as marker:
+        marker.write(f"{records} records, {time.perf_counter() - started:.0f} s\n")
+    return data
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """The RSS of ``pid`` and all its descendants, in kB (0 once gone)."""
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            with open(f"/proc/{current}/status", encoding="ascii") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    todo.extend(int(c) for c in children.read().split())
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def measure(command: list[str]) -> dict[str, Any]:
+    """Run ``command``: wall s, CPU s, peak tree RSS MB, its stdout and stderr."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    peak = [0]
+
+    def sample() -> None:
+        while process.poll() is None:
+            peak[0] = max(peak[0], _tree_rss_kb(process.pid))
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, err = process.communicate()
+    wall = time.perf_counter() - started
+    sampler.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if process.returncode not in (0,):
+        sys.stderr.write(err[-3000:])
+        raise SystemExit(f"{' '.join(command[:4])}... failed: {process.returncode}")
+    return {"wall_s": wall, "cpu_s": cpu, "peak_rss_mb": peak[0] / 1024,
+            "stdout": out, "stderr": err}  # fmt: skip
+
+
+def avro_count(directory: str) -> int:
+    """Records in all the ``.avro`` files under ``directory`` (block headers only)."""
+    count = 0
+    for root, _, files in os.walk(directory):
+        for name in files:
+            if name.endswith(".avro") and not name.startswith("."):
+                with open(os.path.join(root, name), "rb") as handle:
+                    count += sum(b.num_records for b in fastavro.block_reader(handle))
+    return count
+
+
+def _restore(data: str, run: str) -> str:
+    """A fresh copy of the pristine crawldb under ``run``; returns its path."""
+    crawldb = os.path.join(run, "crawldb")
+    shutil.rmtree(crawldb, ignore_errors=True)
+    shutil.copytree(os.path.join(data, "crawldb"), crawldb)
+    return crawldb
+
+
+def _commands(
+    name: str, data: str, run: str, records: int, flags: list[str]
+) -> tuple[list[str], list[str], str]:
+    """(beamcrawl command, baseline command, output directory) of ``name``."""
+    crawldb = _restore(data, run)
+    segment = os.path.join(data, "segments", "s1")
+    segments, linkdb = os.path.join(run, "segments"), os.path.join(run, "linkdb")
+    shutil.rmtree(segments, ignore_errors=True)
+    shutil.rmtree(linkdb, ignore_errors=True)
+    beam = [sys.executable, "-m", "pipelines.cli", name]
+    base = [sys.executable, BASELINE, name]
+    if name == "generate":
+        top_n = str(records // 10)
+        beam += [crawldb, segments, "--topN", top_n, "-Dgenerate.max.count=50",
+                 f"-Dgenerate.curTime={NOW_MS}"]  # fmt: skip
+        base += [crawldb, segments, top_n, "50", str(NOW_MS)]
+        return beam + flags, base, segments
+    if name == "updatedb":
+        beam += [crawldb, segment]
+        base += [crawldb, segment]
+        return beam + flags, base, os.path.join(crawldb, "current")
+    if name == "invertlinks":
+        beam += [linkdb, segment]
+        base += [linkdb, segment]
+        return beam + flags, base, os.path.join(linkdb, "current")
+    beam += [crawldb, "--stats", f"-Dgenerate.curTime={NOW_MS}"]
+    base += [crawldb, str(NOW_MS)]
+    return beam + flags, base, ""
+
+
+def _count(result: dict[str, Any], out_dir: str) -> int:
+    if not out_dir:  # readdb: the total it printed
+        match = re.search(r"TOTAL urls:\s+(\d+)", result["stdout"])
+        return int(match.group(1)) if match else -1
+    return avro_count(out_dir)
+
+
+def _best(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median run by wall time, with the largest peak RSS of all."""
+    ordered = sorted(runs, key=lambda r: r["wall_s"])
+    median = dict(ordered[len(ordered) // 2])
+    median["peak_rss_mb"] = max(r["peak_rss_mb"] for r in runs)
+    median["walls"] = [round(r["wall_s"], 2) for r in runs]
+    for key in ("stdout", "stderr"):
+        median.pop(key, None)
+    return median
+
+
+def bench(
+    name: str, data: str, run: str, records: int, args: argparse.Namespace,
+    flags: list[str],
+) -> dict[str, Any]:  # fmt: skip
+    """Both sides of one command, ``args.repeat`` times each."""
+    row: dict[str, Any] = {"command": name}
+    sides = [("beamcrawl", 0)] * (not args.no_beam) + [("baseline", 1)] * (
+        not args.no_baseline
+    )
+    for side, which in sides:
+        runs = []
+        for _ in range(args.repeat):
+            beam, base, out_dir = _commands(name, data, run, records, flags)
+            result = measure(base if which else beam)
+            result["records"] = _count(result, out_dir)
+            runs.append(result)
+            print(f"  {name} {side}: {result['wall_s']:.1f} s, "
+                  f"{result['peak_rss_mb']:,.0f} MB, {result['records']:,} records",
+                  file=sys.stderr, flush=True)  # fmt: skip
+        row[side] = _best(runs)
+    return row
+
+
+def _cell(side: dict[str, Any] | None) -> str:
+    if side is None:
+        return "- | - | -"
+    return (f"{side['wall_s']:.1f} s | {side['cpu_s']:.1f} s | "
+            f"{side['peak_rss_mb']:,.0f} MB")  # fmt: skip
+
+
+def table(records: int, rows: list[dict[str, Any]]) -> str:
+    """The markdown table of one size."""
+    lines = [
+        f"{records:,} crawldb records ({records // 10:,} fetched x 30 outlinks):",
+        "",
+        "| command | beamcrawl wall | CPU | peak RSS | baseline wall | CPU | "
+        "peak RSS | ratio (wall) | records (beamcrawl / baseline) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        beam, base = row.get("beamcrawl"), row.get("baseline")
+        ratio = f"{beam['wall_s'] / base['wall_s']:.1f}x" if beam and base else "-"
+        counts = " / ".join(
+            f"{side['records']:,}" if side else "-" for side in (beam, base)
+        )
+        lines.append(f"| {row['command']} | {_cell(beam)} | {_cell(base)} | "
+                     f"{ratio} | {counts} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--records", type=int, action="append")
+    parser.add_argument("--work", default=os.path.join(os.getcwd(), "scale-work"))
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--commands", default=",".join(COMMANDS))
+    parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--no-beam", action="store_true")
+    parser.add_argument("--json", dest="json_out")
+    args, flags = parser.parse_known_args()
+    names = [n for n in args.commands.split(",") if n]
+    unknown = sorted(set(names) - set(COMMANDS))
+    if unknown:
+        raise SystemExit(f"scale_bench: no command {unknown[0]!r}")
+    results = []
+    for records in args.records or [1_000_000]:
+        data = make_data(args.work, records)
+        run = os.path.join(args.work, f"run-{records}")
+        rows = [bench(n, data, run, records, args, flags) for n in names]
+        results.append({"records": records, "beam_flags": flags, "rows": rows})
+        print(table(records, rows) + "\n", flush=True)
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as out:
+            json.dump(results, out, indent=2)
+
+
+if __name__ == "__main__":
+    main()
