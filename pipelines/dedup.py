@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
@@ -32,11 +33,12 @@ from pipelines.runtime.options import (
     counters,
     parse_job_args,
 )
-from pipelines.storage import io, versions
-from pipelines.tagged import Tagged
+from pipelines.runtime.tagged import Tagged
+from pipelines.storage import bucketfiles, fs, io, partfiles, versions
+from pipelines.transforms.bucketdedup import MARKED as MARKED
+from pipelines.transforms.bucketdedup import NAMESPACE as NAMESPACE
+from pipelines.transforms.bucketdedup import BucketedDedup
 
-NAMESPACE = "Dedup"
-MARKED = "documents_marked_duplicate"
 _ENTRIES = "entries"
 _CANDIDATES = "candidates"
 
@@ -140,13 +142,30 @@ def execute(request: DedupRequest, job: Job) -> dict[str, int]:
 
 
 def _dedup(job: Job, config: DedupConfig, db: versions.Replacement) -> PipelineResult:
-    with job.pipeline() as pipeline:
-        _ = (
-            pipeline
-            | "ReadCrawlDb" >> io.ReadWebPages(db.parts)
-            | "Dedup" >> Dedup(config)
-            | "WriteCrawlDb" >> io.WriteWebPages(db.new_dir)
-        )
+    """A bucketed crawldb stays bucketed (``BucketedDedup``); others as before."""
+    current = db.current_dir
+    layout = bucketfiles.read_layout(current) if current else None
+    if current is None or layout is None:
+        with job.pipeline() as pipeline:
+            _ = (
+                pipeline
+                | "ReadCrawlDb" >> io.ReadWebPages(db.parts)
+                | "Dedup" >> Dedup(config)
+                | "WriteCrawlDb" >> io.WriteWebPages(db.new_dir)
+            )
+        return pipeline.result
+    partfiles.check_parts(db.parts)
+    runs = FileSystems.join(db.new_dir, bucketfiles.RUNS_DIR)
+    try:
+        with job.pipeline() as pipeline:
+            _ = pipeline | "Dedup" >> BucketedDedup(
+                config, current, db.new_dir, layout, runs
+            )
+    finally:
+        fs.remove_dir(runs)
+    bucketfiles.write_layout(
+        db.new_dir, layout, bucketfiles.records_written(pipeline.result)
+    )
     return pipeline.result
 
 

@@ -45,6 +45,7 @@ from pipelines.runtime.options import (
     now_ms,
     parse_job_args,
 )
+from pipelines.runtime.tagged import Tagged
 from pipelines.storage import fs, io, versions
 from pipelines.storage.segments import (
     GENERATE,
@@ -52,7 +53,6 @@ from pipelines.storage.segments import (
     segment_names,
     staging_dir,
 )
-from pipelines.tagged import Tagged
 from pipelines.transforms.ranking import (
     NAMESPACE,
     STARVED,
@@ -77,6 +77,11 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
     One output per segment (``segment_tag(1)`` .. ``--maxNumSegments``), and
     with ``generate.update.crawldb`` a ``"crawldb"`` output: every page, the
     selected ones with their generate time. ``batch_ids`` names the segments.
+    Apply it to the crawldb's pages, or to ``(pages, the same pages read
+    again)``: ``Emit`` then takes the second read, so no runner has to hold
+    the pages until the ranking is done (the command reads the crawldb's
+    files twice, and its memory grows with ``--topN``, not with the crawldb).
+
     The clocks default to ``generate.curTime``, else the time the transform
     is made; ``generate_time_ms`` to ``cur_time_ms``; ``batch_ids`` to
     segment names (``yyyyMMddHHmmss``) from ``generate_time_ms``.
@@ -112,8 +117,12 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
         self._generate_time_ms = generate_time_ms
         self._batch_ids = list(batch_ids)
 
-    def expand(self, pages: PCollection[WebPage]) -> dict[str, PCollection[WebPage]]:
+    def expand(
+        self,
+        pages: PCollection[WebPage] | tuple[PCollection[WebPage], PCollection[WebPage]],
+    ) -> dict[str, PCollection[WebPage]]:
         config = self._config
+        pages, pages_again = pages if isinstance(pages, tuple) else (pages, pages)
         assignments = (
             pages
             | "Select" >> beam.ParDo(_SelectFn(config, self._cur_time_ms))
@@ -125,9 +134,9 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
         tags = [segment_tag(n) for n in range(1, config.max_num_segments + 1)]
         if config.update_crawldb:
             tags.append(CRAWLDB_TAG)
-        outputs = pages | "Emit" >> beam.ParDo(emit, AsDict(assignments)).with_outputs(
-            *tags
-        )
+        outputs = pages_again | "Emit" >> beam.ParDo(
+            emit, AsDict(assignments)
+        ).with_outputs(*tags)
         return {tag: outputs[tag] for tag in tags}
 
 
@@ -308,12 +317,13 @@ def _run_once(
     new_db: str | None,
 ) -> PipelineResult:
     with progress.shown(), job.pipeline() as pipeline:
-        outputs = (
+        pages = (
             pipeline
             | "ReadCrawlDb" >> io.ReadWebPages(pattern)
             | "ShowProgress" >> progress.ShowProgress("generate")
-            | "Generate" >> Generate(config, *times, names)
         )
+        pages_again = pipeline | "ReadCrawlDbToEmit" >> io.ReadWebPages(pattern)
+        outputs = (pages, pages_again) | "Generate" >> Generate(config, *times, names)
         for number, stage in enumerate(stages, start=1):
             _ = outputs[
                 segment_tag(number)

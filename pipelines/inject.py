@@ -37,8 +37,8 @@ from pipelines.runtime.options import (
     now_ms,
     parse_job_args,
 )
+from pipelines.runtime.tagged import Tagged
 from pipelines.storage import io, paths, versions
-from pipelines.tagged import Tagged
 from pipelines.transforms.seedfiles import (
     REJECTED,
     ReadSeedLines,

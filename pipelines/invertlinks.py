@@ -21,13 +21,14 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 
 import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import CrawlConfig, LinkDbConfig, step_config
 from crawllib.db import invertlinks as linkdb
-from crawllib.db.invertlinks import Inlink, InlinkSet, LinkInverter, LinkSkip
+from crawllib.db.invertlinks import Inlink, InlinkSet, LinkInverter
 from crawllib.webpage import WebPage
 from pipelines.cli.invertlinks import InvertLinksRequest as InvertLinksRequest
 from pipelines.cli.invertlinks import parser, request
@@ -37,13 +38,20 @@ from pipelines.runtime.options import (
     describe,
     parse_job_args,
 )
-from pipelines.storage import io, partfiles, versions
+from pipelines.storage import bucketfiles, fs, io, partfiles, versions
 from pipelines.storage.segments import PARSE, part_dirs
+from pipelines.transforms.bucketlinks import (
+    INVERTED as INVERTED,
+)
+from pipelines.transforms.bucketlinks import (
+    NAMESPACE,
+    WRITTEN,
+    BucketedInvertLinks,
+    InvertFn,
+    RecheckFn,
+)
 
 _LOG = logging.getLogger(__name__)
-NAMESPACE = "LinkDb"
-INVERTED = "inlinks_inverted"
-WRITTEN = "urls_written"
 
 Inputs = PCollection[WebPage] | tuple[PCollection[WebPage], PCollection[WebPage]]
 
@@ -68,57 +76,15 @@ class InvertLinks(beam.PTransform[Inputs, PCollection[WebPage]]):
 
     def expand(self, inputs: Inputs) -> PCollection[WebPage]:
         parsed, current = inputs if isinstance(inputs, tuple) else (inputs, None)
-        inlinks = parsed | "Invert" >> beam.ParDo(_InvertFn(self._config))
+        inlinks = parsed | "Invert" >> beam.ParDo(InvertFn(self._config))
         if current is not None:
-            kept = current | "Recheck" >> beam.ParDo(_RecheckFn(self._config))
+            kept = current | "Recheck" >> beam.ParDo(RecheckFn(self._config))
             inlinks = (inlinks, kept) | "Together" >> beam.Flatten()
         return (
             inlinks
             | "MergeInlinks" >> beam.CombinePerKey(_InlinksFn(self._config.max_inlinks))
             | "ToLinkDb" >> beam.ParDo(_ToPageFn())
         )
-
-
-class _InvertFn(beam.DoFn):
-    inverted = Metrics.counter(NAMESPACE, INVERTED)
-
-    def __init__(self, config: LinkDbConfig) -> None:
-        self._config = config
-
-    def setup(self) -> None:
-        self._inverter = LinkInverter(self._config)
-        self._skips = {
-            skip: Metrics.counter(NAMESPACE, skip.value) for skip in LinkSkip
-        }
-
-    def process(self, page: WebPage) -> Iterator[tuple[str, Inlink]]:
-        if not linkdb.is_link_source(page):
-            return
-        for item in self._inverter.invert(
-            page["url"], page["outlinks"], page["fetchTime"]
-        ):
-            if isinstance(item, LinkSkip):
-                self._skips[item].inc()
-            else:
-                self.inverted.inc()
-                yield item
-
-
-class _RecheckFn(beam.DoFn):
-    rejected = Metrics.counter(NAMESPACE, LinkSkip.EXISTING_REJECTED.value)
-
-    def __init__(self, config: LinkDbConfig) -> None:
-        self._config = config
-
-    def setup(self) -> None:
-        self._inverter = LinkInverter(self._config)
-
-    def process(self, record: WebPage) -> Iterator[tuple[str, Inlink]]:
-        for item in self._inverter.recheck(record["url"], record["inlinks"]):
-            if isinstance(item, LinkSkip):
-                self.rejected.inc()
-            else:
-                yield item
 
 
 class _InlinksFn(beam.CombineFn):
@@ -188,23 +154,27 @@ def execute(request: InvertLinksRequest, job: Job) -> dict[str, int]:
 def _invert(
     job: Job, config: LinkDbConfig, sources: list[str], linkdb: versions.Replacement
 ) -> PipelineResult:
+    """The new linkdb, merged bucket by bucket (``BucketedInvertLinks``)."""
     for source in sources:
         partfiles.check_parts(partfiles.parts_pattern(source))
-    with job.pipeline() as pipeline:
-        parsed = (
-            pipeline
-            | "ListParses" >> beam.Create([partfiles.parts_pattern(s) for s in sources])
-            | "ReadParses" >> io.read_all_avro()
-        )
-        inputs: Inputs = parsed
-        if linkdb.current:
-            current = pipeline | "ReadLinkDb" >> io.ReadWebPages(linkdb.current)
-            inputs = (parsed, current)
-        _ = (
-            inputs
-            | "InvertLinks" >> InvertLinks(config)
-            | "WriteLinkDb" >> io.WriteWebPages(linkdb.new_dir)
-        )
+    current = linkdb.current_dir
+    layout = bucketfiles.next_layout(config.buckets, current)
+    runs = FileSystems.join(linkdb.new_dir, bucketfiles.RUNS_DIR)
+    try:
+        with job.pipeline() as pipeline:
+            parsed = tuple(
+                pipeline
+                | f"ReadParse{n}" >> io.ReadWebPages(partfiles.parts_pattern(source))
+                for n, source in enumerate(sources)
+            )
+            _ = parsed | "InvertLinks" >> BucketedInvertLinks(
+                config, current, linkdb.new_dir, layout, runs
+            )
+    finally:
+        fs.remove_dir(runs)
+    bucketfiles.write_layout(
+        linkdb.new_dir, layout, bucketfiles.records_written(pipeline.result)
+    )
     return pipeline.result
 
 

@@ -42,9 +42,9 @@ from pipelines.runtime.options import (
     describe,
     parse_job_args,
 )
+from pipelines.runtime.tagged import Tagged
 from pipelines.storage import fs, io, partfiles
 from pipelines.storage.segments import FETCH, PARSE, install_parts, staged_part
-from pipelines.tagged import Tagged
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "ParserStatus"

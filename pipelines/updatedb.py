@@ -23,7 +23,6 @@ from apache_beam.runners.runner import PipelineResult
 from apache_beam.transforms.window import GlobalWindows
 
 from crawllib.config import CrawlConfig, UpdateConfig, step_config
-from crawllib.db.buckets import choose_layout
 from crawllib.db.updatedb import Inlink, choose_record, links_from, update_page
 from crawllib.errors import CrawlError
 from crawllib.status import crawl_status_label
@@ -39,9 +38,9 @@ from pipelines.runtime.options import (
     now_ms,
     parse_job_args,
 )
+from pipelines.runtime.tagged import Tagged
 from pipelines.storage import bucketfiles, fs, io, partfiles, versions
 from pipelines.storage.segments import FETCH, PARSE, list_segments
-from pipelines.tagged import Tagged
 from pipelines.transforms.bucketupdate import BucketedUpdate
 
 NAMESPACE = "CrawlDB"
@@ -232,11 +231,7 @@ def _update(
     old_dir = db.current_dir
     if old_dir is None:
         raise CrawlError("no published crawldb version to update")
-    layout = choose_layout(
-        config.buckets,
-        bucketfiles.estimated_records(old_dir),
-        bucketfiles.read_layout(old_dir),
-    )
+    layout = bucketfiles.next_layout(config.buckets, old_dir)
     runs = FileSystems.join(db.new_dir, bucketfiles.RUNS_DIR)
     try:
         with progress.shown(), job.pipeline() as pipeline:
@@ -254,7 +249,9 @@ def _update(
             )
     finally:
         fs.remove_dir(runs)
-    bucketfiles.write_layout(db.new_dir, layout)
+    bucketfiles.write_layout(
+        db.new_dir, layout, bucketfiles.records_written(pipeline.result)
+    )
     return pipeline.result
 
 

@@ -134,6 +134,7 @@ class LinkDbConfig:
         ignore_external: ``linkdb.ignore.external.links``.
         urls: normalizers and filters (scope ``linkdb``).
         normalize, filter_urls: the command's ``--noNormalize`` / ``--noFilter``.
+        buckets: ``linkdb.buckets``: 0 chooses from the linkdb's size.
     """
 
     urls: UrlConfig
@@ -143,6 +144,7 @@ class LinkDbConfig:
     ignore_external: bool = False
     normalize: bool = True
     filter_urls: bool = True
+    buckets: int = 0
 
     @classmethod
     def from_properties(cls, props: Properties) -> LinkDbConfig:
@@ -153,4 +155,5 @@ class LinkDbConfig:
             max_anchor_length=props.get_int("linkdb.max.anchor.length"),
             ignore_internal=props.get_bool("linkdb.ignore.internal.links"),
             ignore_external=props.get_bool("linkdb.ignore.external.links"),
+            buckets=props.parse("linkdb.buckets", BucketCount()),
         )

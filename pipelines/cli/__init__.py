@@ -52,6 +52,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "readdb": ("pipelines.readdb", "crawldb statistics, dump, or one URL"),
     "readseg": ("pipelines.readseg", "list or dump a segment"),
     "dedup": ("pipelines.dedup", "mark duplicate pages in a crawldb"),
+    "bucketdb": (
+        "pipelines.bucketdb",
+        "rewrite a crawldb or linkdb as sorted hash buckets",
+    ),
     "invertlinks": ("pipelines.invertlinks", "build a linkdb of inlinks"),
     "sitemap": ("pipelines.sitemap", "inject the URLs of sitemaps into a crawldb"),
     "parsechecker": ("pipelines.parsechecker", "fetch and parse one URL"),

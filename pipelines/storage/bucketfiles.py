@@ -17,16 +17,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import fastavro.write
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import Metrics
+from apache_beam.runners.runner import PipelineResult
 
 from crawllib.avro import blocks as avroblocks
 from crawllib.avro import deflate as avrodeflate
 from crawllib.avro import encode as avroencode
-from crawllib.db.buckets import Bucketing
+from crawllib.db.buckets import Bucketing, choose_layout
 from crawllib.webpage import WebPage, schema
+from pipelines.runtime.options import counters
 from pipelines.storage import fs, partfiles
 
 LAYOUT_FILE = "buckets.json"
@@ -36,6 +40,10 @@ BYTES_PER_RECORD = 128
 """A low guess of a crawldb record's size in a part file, to estimate counts."""
 BUCKET_KEY = "beamcrawl.bucket"
 HASH_KEY = "beamcrawl.bucket.hash"
+NAMESPACE = "Buckets"
+WRITTEN = "records_written"
+"""The counter of records written to bucket files (:func:`write_bucket`)."""
+_WRITTEN = Metrics.counter(NAMESPACE, WRITTEN)
 _SYNC_INTERVAL = 256 * 1024
 _DEFLATE_LEVEL = 1
 
@@ -46,10 +54,34 @@ def bucket_path(directory: str, bucket: int, count: int) -> str:
     return FileSystems.join(directory, name)
 
 
+def records_written(result: PipelineResult) -> int | None:
+    """The records a pipeline wrote to bucket files; None if its runner cannot say."""
+    return counters(result, NAMESPACE).get(WRITTEN)
+
+
 def estimated_records(directory: str) -> int:
-    """About how many records the part files of ``directory`` hold (by size)."""
+    """How many records the version in ``directory`` holds.
+
+    As its ``buckets.json`` says, else guessed from the part files' size.
+    """
+    recorded = _layout_values(directory).get("records")
+    if isinstance(recorded, int) and not isinstance(recorded, bool):
+        return recorded
     sizes = partfiles.part_paths(partfiles.parts_pattern(directory))
     return sum(size for _, size in sizes) // BYTES_PER_RECORD
+
+
+def next_layout(configured: int, current_dir: str | None) -> Bucketing:
+    """The layout of the version that replaces ``current_dir`` (None: none yet).
+
+    ``configured`` is ``db.buckets`` / ``linkdb.buckets`` (0: from the size);
+    see :func:`crawllib.db.buckets.choose_layout`.
+    """
+    if current_dir is None:
+        return choose_layout(configured, 0, None)
+    return choose_layout(
+        configured, estimated_records(current_dir), read_layout(current_dir)
+    )
 
 
 def read_layout(directory: str) -> Bucketing | None:
@@ -58,20 +90,35 @@ def read_layout(directory: str) -> Bucketing | None:
     Raises:
         ValueError: a ``buckets.json`` this beamcrawl cannot read.
     """
+    values = _layout_values(directory)
+    return Bucketing.from_json(values) if values else None
+
+
+def _layout_values(directory: str) -> dict[str, Any]:
     path = FileSystems.join(directory, LAYOUT_FILE)
     if not FileSystems.exists(path):
-        return None
+        return {}
     with fs.open_raw(path) as handle:
-        return Bucketing.from_json(json.loads(bytes(handle.read()).decode("utf-8")))
+        values = json.loads(bytes(handle.read()).decode("utf-8"))
+    if not isinstance(values, dict):
+        raise ValueError(f"{path}: not a layout")
+    return values
 
 
-def write_layout(directory: str, layout: Bucketing) -> None:
-    """Record ``layout`` in ``directory``: after its bucket files, before publishing."""
+def write_layout(directory: str, layout: Bucketing, records: int | None = None) -> None:
+    """Record ``layout`` in ``directory``: after its bucket files, before publishing.
+
+    ``records``, the number of records written (:func:`records_written`),
+    is recorded too when known, for the next job's :func:`estimated_records`.
+    """
+    values: dict[str, object] = dict(layout.as_json())
+    if records is not None:
+        values["records"] = records
     path = FileSystems.join(directory, LAYOUT_FILE)
     with FileSystems.create(
         path, compression_type=CompressionTypes.UNCOMPRESSED
     ) as handle:
-        handle.write(json.dumps(layout.as_json(), sort_keys=True).encode("utf-8"))
+        handle.write(json.dumps(values, sort_keys=True).encode("utf-8"))
 
 
 def read_pages(path: str) -> Iterator[WebPage]:
@@ -110,4 +157,5 @@ def write_bucket(
             written += 1
         blocks.end_block()
         writer.flush()
+    _WRITTEN.inc(written)
     return written

@@ -15,7 +15,7 @@ import secrets
 import tempfile
 import time
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
@@ -90,6 +90,31 @@ def scratch_dir(temp_location: str | None) -> str:
 def open_raw(path: str) -> BinaryIO:
     """``path`` opened for reading as stored (no decompression by its name)."""
     return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)
+
+
+def read_range(path: str, start: int, end: int) -> bytes:
+    """Bytes ``[start, end)`` of ``path``, fetching no more than those.
+
+    Beam's readers of object stores fetch 16 MiB past each read to buffer
+    it; a merge reading many small ranges of large files would fetch (and
+    hold) that much per range. So the range is read from the unbuffered
+    stream under a buffered reader (local files, S3), or with the GCS
+    reader's chunk set to the range's size.
+    """
+    size = end - start
+    with open_raw(path) as handle:
+        stream: Any = getattr(handle, "raw", handle)
+        if hasattr(handle, "_chunk_size"):  # google.cloud.storage's BlobReader
+            handle._chunk_size = max(size, 1)
+        stream.seek(start)
+        chunks = []
+        while size > 0:
+            chunk = stream.read(size)
+            if not chunk:
+                break
+            chunks.append(bytes(chunk))
+            size -= len(chunk)
+    return b"".join(chunks)
 
 
 def read_lines(pattern: str) -> list[str]:

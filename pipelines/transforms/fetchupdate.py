@@ -7,9 +7,12 @@ crawldb version with dedup's marks — from one read of the fetch lists and
 the crawldb: the fetched and parsed records go on to the update in memory
 instead of through Avro files (each page's parse, or the fetched page when
 it is not parsed: updatedb would choose it), and one pipeline starts
-instead of four. When the new crawldb holds no URL a generate could select
-within the hour, the round says so (:attr:`FetchUpdateCounts.may_be_due`) and the
-crawl stops without running that generate.
+instead of four. The update and dedup run bucket by bucket as their
+commands do (``BucketedUpdate`` into a scratch version, then
+``BucketedDedup`` into the new one once every bucket is written). When the
+new crawldb holds no URL a generate could select within the hour, the round
+says so (:attr:`FetchUpdateCounts.may_be_due`) and the crawl stops without
+running that generate.
 The segment parts and the crawldb version are installed only when the whole
 pipeline succeeded; the crawldb is locked from the first fetch to the
 install. The records are the same as the four jobs write (a test compares
@@ -21,6 +24,7 @@ before the round rather than the one between updatedb and dedup.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 import apache_beam as beam
@@ -30,13 +34,15 @@ from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import FetcherConfig, ParseConfig, UpdateConfig
+from crawllib.db.buckets import Bucketing
 from crawllib.db.dedup import DedupConfig
 from crawllib.db.schedule import may_be_due
+from crawllib.errors import CrawlError
 from crawllib.webpage import WebPage
 from pipelines import dedup, fetch, parse, updatedb
 from pipelines.runtime import progress
 from pipelines.runtime.options import Job, counters, now_ms
-from pipelines.storage import io, partfiles, versions
+from pipelines.storage import bucketfiles, fs, io, partfiles, versions
 from pipelines.storage.segments import (
     FETCH,
     GENERATE,
@@ -45,7 +51,8 @@ from pipelines.storage.segments import (
     remove_staged,
     staged_parts,
 )
-from pipelines.updatedb import UpdateDb
+from pipelines.transforms.bucketdedup import BucketedDedup
+from pipelines.transforms.bucketupdate import BucketedUpdate
 
 DUE_NAMESPACE = "CrawlRoundDue"
 DUE_WINDOW_MS = 3_600_000
@@ -98,26 +105,45 @@ def execute(request: FetchUpdateRequest, job: Job) -> FetchUpdateCounts:
                 crawldb, keep_backup=request.update.keep_backup, force=request.force
             ) as db,
         ):
-            lists = [
-                partfiles.parts_pattern(FileSystems.join(segment, GENERATE))
-                for segment in segments
-            ]
-            with progress.shown() as board, job.pipeline() as pipeline:
-                if board.live:
-                    board.expect("fetch", sum(map(progress.count_records, lists)))
-                records = [
-                    _fetch_and_parse(pipeline, n, fetch_list, request, stages[segment])
-                    for n, (segment, fetch_list) in enumerate(
-                        zip(segments, lists, strict=True)
-                    )
-                ]
-                _update_and_dedup(pipeline, db, records, request, due_window)
+            result = _run(job, db, request, stages, due_window)
             for segment, staged in stages.items():
                 install_parts(segment, staged)
     finally:
         for staged in stages.values():
             remove_staged(staged)
-    return _counts(pipeline.result, due_window[1])
+    return _counts(result, due_window[1])
+
+
+def _run(
+    job: Job,
+    db: versions.Replacement,
+    request: FetchUpdateRequest,
+    stages: dict[str, dict[str, str]],
+    due_window: tuple[int, int],
+) -> PipelineResult:
+    """The round's pipeline: the staged segment parts and the new crawldb version."""
+    lists = [
+        partfiles.parts_pattern(FileSystems.join(segment, GENERATE))
+        for segment in request.segments
+    ]
+    try:
+        with progress.shown() as board, job.pipeline() as pipeline:
+            if board.live:
+                board.expect("fetch", sum(map(progress.count_records, lists)))
+            records = [
+                _fetch_and_parse(pipeline, n, fetch_list, request, stages[segment])
+                for n, (segment, fetch_list) in enumerate(
+                    zip(request.segments, lists, strict=True)
+                )
+            ]
+            layout = _update_and_dedup(pipeline, db, records, request, due_window)
+    finally:
+        fs.remove_dir(FileSystems.join(db.new_dir, bucketfiles.RUNS_DIR))
+        fs.remove_dir(updated_dir(db))
+    # the update and dedup both write buckets: the pages counted are dedup's
+    pages = counters(pipeline.result, DUE_NAMESPACE).get("pages")
+    bucketfiles.write_layout(db.new_dir, layout, pages)
+    return pipeline.result
 
 
 def _fetch_and_parse(
@@ -148,23 +174,41 @@ def _update_and_dedup(
     records: list[PCollection[WebPage]],
     request: FetchUpdateRequest,
     due_window: tuple[int, int],
-) -> None:
-    """The crawldb updated with ``records``, deduplicated, counted, written."""
-    current = (
-        pipeline
-        | "ReadCrawlDb" >> io.ReadWebPages(db.parts)
-        | "ShowProgress" >> progress.ShowProgress("updatedb")
+) -> Bucketing:
+    """The crawldb updated with ``records``, deduplicated, counted: its layout.
+
+    Bucket by bucket: updated into ``updated_dir(db)``, then marked into the
+    new version (write the layout there once the pipeline is done).
+    """
+    old_dir = db.current_dir
+    if old_dir is None:
+        raise CrawlError("no published crawldb version to update")
+    layout = bucketfiles.next_layout(request.update.buckets, old_dir)
+    runs = FileSystems.join(db.new_dir, bucketfiles.RUNS_DIR)
+    updated = updated_dir(db)
+    count_due = functools.partial(
+        _count_due, window=due_window, max_interval_s=request.max_interval_s
     )
     _ = (
-        (current, records | "AllRecords" >> beam.Flatten())
-        | "UpdateDb" >> UpdateDb(request.update, now_ms())
-        | "Dedup" >> dedup.Dedup(DedupConfig.from_args())
-        | "CountDue"
-        >> beam.Map(
-            _count_due, window=due_window, max_interval_s=request.max_interval_s
+        tuple(records)
+        | "UpdateDb"
+        >> BucketedUpdate(request.update, now_ms(), old_dir, updated, layout, runs)
+        | "Dedup"
+        >> BucketedDedup(
+            DedupConfig.from_args(),
+            updated,
+            db.new_dir,
+            layout,
+            FileSystems.join(runs, "dedup"),
+            each_page=count_due,
         )
-        | "WriteCrawlDb" >> io.WriteWebPages(db.new_dir)
     )
+    return layout
+
+
+def updated_dir(db: versions.Replacement) -> str:
+    """Where the round's update goes before dedup: scratch in the new version."""
+    return FileSystems.join(db.new_dir, "_updated")
 
 
 def _counts(result: PipelineResult, due_by_ms: int) -> FetchUpdateCounts:

@@ -22,7 +22,7 @@ from apache_beam.pvalue import PBegin, PCollection, TaggedOutput
 
 from crawllib.db import seedlines
 from crawllib.db.seedlines import RejectedLine, Rejections, SeedLine
-from pipelines.tagged import Tagged
+from pipelines.runtime.tagged import Tagged
 
 _LOG = logging.getLogger(__name__)
 NAMESPACE = "injector"

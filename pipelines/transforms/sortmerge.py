@@ -2,7 +2,8 @@
 
 :class:`SortIntoBuckets` is the shuffle a bucketed updatedb or invertlinks
 needs, without a ``GroupByKey`` over the records: each worker gathers
-items ``(url, ...)`` in a buffer of ``buffer_items``, and spills it as one
+items ``(url, ...)`` in a buffer (sized to spill about ``RUN_BYTES``, at
+most ``buffer_items`` items), and spills it as one
 sorted run file (:mod:`crawllib.db.sortedruns`) under ``runs_dir``; only
 the runs' byte ranges, a few per bucket, are grouped by bucket. A bucket's
 merge then reads its ranges from every run (:func:`bucket_items`), in URL
@@ -17,7 +18,7 @@ records are sorted, and nothing is held whole.
 
 from __future__ import annotations
 
-import contextlib
+import io
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -41,7 +42,12 @@ RunRange = tuple[str, int, int]
 """Where one run holds one bucket: (run file, start byte, end byte)."""
 
 BUFFER_ITEMS = 200_000
-"""Items a worker gathers before it spills them as a sorted run."""
+"""At most the items a worker gathers before it spills them as a sorted run."""
+RUN_BYTES = 16 * 1024 * 1024
+"""About the size of one run file: a worker sizes its buffer from its last run
+(a crawldb record with its outlinks takes a hundred times a link's bytes)."""
+FIRST_RUN_ITEMS = 10_000
+"""The items of a worker's first run, before it knows their size."""
 
 
 class SortIntoBuckets(beam.PTransform[Any, PCollection[tuple[int, list[RunRange]]]]):
@@ -95,13 +101,14 @@ def bucket_items(ranges: Iterable[RunRange]) -> Iterator[Item]:
     """The items of one bucket, from all its run ranges, sorted by URL.
 
     Equal URLs come in the order of ``ranges`` (run file name, then offset).
+    Each range is read whole (compressed: all of them hold the bucket's
+    items of the round), with one request to an object store.
     """
-    with contextlib.ExitStack() as stack:
-        streams = []
-        for path, start, end in ranges:
-            handle = stack.enter_context(fs.open_raw(path))
-            streams.append(sortedruns.read_range(handle, start, end))
-        yield from sortedruns.merge_runs(streams)
+    streams = []
+    for path, start, end in ranges:
+        data = io.BytesIO(fs.read_range(path, start, end))
+        streams.append(sortedruns.read_range(data, 0, end - start))
+    yield from sortedruns.merge_runs(streams)
 
 
 class _SpillFn(beam.DoFn):
@@ -115,6 +122,9 @@ class _SpillFn(beam.DoFn):
         self._runs_dir = runs_dir
         self._buffer_items = buffer_items
 
+    def setup(self) -> None:
+        self._limit = min(FIRST_RUN_ITEMS, self._buffer_items)
+
     def start_bundle(self) -> None:
         self._buffer: dict[int, list[Item]] = {}
         self._count = 0
@@ -123,7 +133,7 @@ class _SpillFn(beam.DoFn):
         bucket = self._layout.bucket_of(item[0])
         self._buffer.setdefault(bucket, []).append(item)
         self._count += 1
-        if self._count >= self._buffer_items:
+        if self._count >= self._limit:
             yield from self._spill()
 
     def finish_bundle(self) -> Iterator[WindowedValue]:
@@ -140,6 +150,9 @@ class _SpillFn(beam.DoFn):
             path, compression_type=CompressionTypes.UNCOMPRESSED
         ) as handle:
             ranges = sortedruns.spill(handle, buffer)
+        run_bytes = max(end for _, end in ranges.values())
+        fitting = max(1_000, RUN_BYTES * count // run_bytes)
+        self._limit = min(self._buffer_items, fitting)
         self.spilled.inc(count)
         self.runs.inc()
         for bucket, (start, end) in ranges.items():

@@ -180,18 +180,22 @@ CASES: dict[str, tuple[Argv, str, set[str]]] = {
         "updatedb",
         # bucket by bucket: the old crawldb (not bucketed yet) sorted in, then merged
         {"ReadFetch0", "ReadParse0", "UpdateDb/SortRecords/SpillRuns0",
-         "UpdateDb/ChooseAndLink", "UpdateDb/ReadOldCrawlDb",
+         "UpdateDb/ChooseAndLink",
          "UpdateDb/SortByUrl/GroupByBucket", "UpdateDb/MergeBuckets"},
     ),
     "invertlinks": (
         lambda c: ["invertlinks", c.url("crawl", "linkdb"), c.fetched],
         "invertlinks",
-        {"ReadParses", "ReadLinkDb", "InvertLinks/Invert", "WriteLinkDb"},
+        # bucket by bucket: the crawl's bucketed linkdb merged, renamed targets found
+        {"ReadParse0", "InvertLinks/Invert0", "InvertLinks/FindRenamed",
+         "InvertLinks/SortByTarget/GroupByBucket", "InvertLinks/MergeBuckets"},
     ),
     "dedup": (
         lambda c: ["dedup", c.crawldb],
         "dedup",
-        {"ReadCrawlDb", "Dedup/GroupBySignature", "Dedup/Mark", "WriteCrawlDb"},
+        # the crawl's crawldb is bucketed: marked bucket by bucket
+        {"Dedup/ReadEntries", "Dedup/SortByGroup/GroupByBucket",
+         "Dedup/ChooseDuplicates", "Dedup/MarkBuckets"},
     ),
     "readdb --stats": (
         lambda c: ["readdb", c.crawldb, "--stats"],

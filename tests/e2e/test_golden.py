@@ -28,7 +28,10 @@ from typing import Any
 
 from pipelines.cli import main
 from pipelines.demo import DEMO_PROPERTIES, DemoSite
+from pipelines.storage import bucketfiles, versions
+from tests.avrofiles import read_pages
 from tests.crawlrecords import crawl_records
+from tests.e2e.crafted import write_pages
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 from synthweb import SyntheticWeb  # type: ignore[import-not-found]
@@ -99,6 +102,43 @@ def _crawl_demo(site: DemoSite, tmp_path: Path) -> None:
         assert main(["crawl", "--seeds", str(seeds), str(crawl_dir), "3", *flags]) == 0
     finally:
         site.stop()
+
+
+def test_a_crawl_continued_across_the_bucket_layout_writes_the_recorded_records(
+    tmp_path,
+):
+    """A crawl an older beamcrawl began (its crawldb and linkdb not bucketed),
+    continued by this one, writes what the crawl that never changed writes."""
+    site = DemoSite(main_host="127.0.3.1", blog_host="127.0.3.2", ports=DEMO_PORTS)
+    crawl_dir = tmp_path / "crawl"
+    with _ports_held():
+        site.start()
+        try:
+            seeds = tmp_path / "seeds.txt"
+            seeds.write_text(site.url("main") + "/\n")
+            flags = [f"-D{p}" for p in DEMO_PROPERTIES]
+            argv = ["crawl", "--seeds", str(seeds), str(crawl_dir)]
+            assert main([*argv, "1", *flags]) == 0
+            for db in ("crawldb", "linkdb"):
+                _unbucket(str(crawl_dir / db))
+            assert main([*argv, "3", *flags]) == 0
+        finally:
+            site.stop()
+    for db in ("crawldb", "linkdb"):  # bucketed again by the rounds that followed
+        assert bucketfiles.read_layout(str(crawl_dir / db / "current")) is not None
+    _check("demo", crawl_dir)
+
+
+def _unbucket(db: str) -> None:
+    """Publish ``db``'s records again as one plain part file, as before buckets."""
+    current = versions.current_version(db)
+    assert current is not None
+    assert bucketfiles.read_layout(current) is not None
+    with versions.locked(db):
+        new_dir = versions.new_version_dir(db)
+        write_pages(new_dir, read_pages(current))
+        versions.publish(db, new_dir)
+    assert bucketfiles.read_layout(str(Path(db) / "current")) is None
 
 
 def test_synthetic_web_crawl_writes_the_recorded_records(tmp_path):

@@ -6,12 +6,21 @@ from crawllib.config.schema import (
     BOOLEAN,
     INTEGER,
     NUMBER,
+    BucketCount,
     Integer,
     Property,
     Text,
 )
 
 LINKDB = (
+    Property(
+        "linkdb.buckets",
+        "0",
+        BucketCount(),
+        "Hash buckets of the linkdb (beamcrawl), as db.buckets for the crawldb: "
+        "each bucket one part file sorted by URL, merged bucket by bucket by "
+        "invertlinks. 0 chooses from the linkdb's size.",
+    ),
     Property(
         "linkdb.max.inlinks",
         "10000",

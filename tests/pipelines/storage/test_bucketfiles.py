@@ -41,3 +41,17 @@ def test_layout_is_recorded_and_read(tmp_path: Path) -> None:
     (tmp_path / bucketfiles.LAYOUT_FILE).write_text('{"buckets": 6}')
     with pytest.raises(ValueError, match="power of two"):
         bucketfiles.read_layout(str(tmp_path))
+
+
+def test_the_layout_file_records_the_count_the_next_job_estimates_from(
+    tmp_path: Path,
+) -> None:
+    layout = Bucketing(2)
+    pages = [new_page(f"http://a.org/{n}") for n in range(40)]
+    for bucket in range(2):
+        mine = [p for p in pages if layout.bucket_of(p["url"]) == bucket]
+        bucketfiles.write_bucket(str(tmp_path), bucket, layout, iter(mine))
+    by_size = bucketfiles.estimated_records(str(tmp_path))
+    bucketfiles.write_layout(str(tmp_path), layout, 40)
+    assert bucketfiles.estimated_records(str(tmp_path)) == 40 != by_size
+    assert bucketfiles.read_layout(str(tmp_path)) == layout

@@ -88,3 +88,25 @@ def test_open_raw_reads_a_gz_file_as_stored(tmp_path):
     path.write_bytes(stored)
     with fs.open_raw(str(path)) as f:
         assert f.read() == stored
+
+
+@pytest.mark.parametrize("store", ["local", "s3", "gs"])
+def test_read_range_gives_exactly_the_range_on_every_store(
+    store, tmp_path, request, monkeypatch
+):
+    from apache_beam.io.filesystems import FileSystems
+
+    from tests.objectstores import store_in_use
+
+    root = (
+        str(tmp_path)
+        if store == "local"
+        else store_in_use(request, monkeypatch, store).url("runs")
+    )
+    path = FileSystems.join(root, "run-1")
+    data = bytes(range(256)) * (80 * 1024)  # 20 MiB: more than a reader's buffer
+    with FileSystems.create(path) as handle:
+        handle.write(data)
+    for start, end in [(0, 10), (5_000_001, 5_000_101), (len(data) - 7, len(data))]:
+        assert fs.read_range(path, start, end) == data[start:end]
+    assert fs.read_range(path, 100, 100) == b""

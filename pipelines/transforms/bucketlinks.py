@@ -1,0 +1,256 @@
+"""invertlinks bucket by bucket: the linkdb as sorted hash buckets.
+
+The inlinks of the segments' parsed pages are keyed by their target, spilled
+in sorted runs by bucket (:class:`~pipelines.transforms.sortmerge.SortIntoBuckets`)
+and merged, one bucket at a time, with the current linkdb's bucket file of
+the same layout: a merge join of two sorted streams, so the linkdb is never
+shuffled and a worker holds one target's inlinks at a time. A current
+linkdb of another layout (or unbucketed) is read and sorted in with the new
+inlinks instead.
+
+Existing targets are normalized again, as Nutch's LinkDbFilter does; one
+the normalizers now rename may belong in another bucket. So, when
+normalizing, a first pass reads each current bucket, normalizes its targets
+only and sorts the records of renamed ones in with the new inlinks (almost
+always none); the merge then leaves those records out.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Iterable, Iterator
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import Metrics
+from apache_beam.pvalue import PBegin, PCollection
+
+from crawllib.config import LinkDbConfig
+from crawllib.db import invertlinks as linkdb
+from crawllib.db import sortedruns
+from crawllib.db.buckets import Bucketing
+from crawllib.db.invertlinks import Inlink, InlinkSet, LinkInverter, LinkSkip
+from crawllib.db.sortedruns import Item
+from crawllib.webpage import WebPage
+from pipelines.storage import bucketfiles, io, partfiles
+from pipelines.transforms.sortmerge import RunRange, SortIntoBuckets, bucket_items
+
+NAMESPACE = "LinkDb"
+INVERTED = "inlinks_inverted"
+WRITTEN = "urls_written"
+
+
+class BucketedInvertLinks(
+    beam.PTransform[tuple[PCollection[WebPage], ...], PCollection[int]]
+):
+    """Parsed pages to the new linkdb's bucket files (``InvertLinks``'s records).
+
+    Apply it to a tuple of PCollections of parsed pages (each segment as
+    read: each is inverted and sorted where it is read). ``current_dir`` is
+    the current linkdb version's directory, or None; ``runs_dir`` a scratch
+    directory for the sorted runs. The output is the number of records
+    written per bucket; write the layout file
+    (:func:`~pipelines.storage.bucketfiles.write_layout`) once the pipeline
+    is done. Counters (``LinkDb``): those of ``InvertLinks``.
+    """
+
+    def __init__(
+        self,
+        config: LinkDbConfig,
+        current_dir: str | None,
+        new_dir: str,
+        layout: Bucketing,
+        runs_dir: str,
+    ) -> None:
+        super().__init__()
+        self._config = config
+        self._current_dir = current_dir
+        self._new_dir = new_dir
+        self._layout = layout
+        self._runs_dir = runs_dir
+
+    def expand(self, parsed: tuple[PCollection[WebPage], ...]) -> PCollection[int]:
+        config, current, layout = self._config, self._current_dir, self._layout
+        sorted_in = tuple(
+            pages
+            | f"Invert{n}" >> beam.ParDo(InvertFn(config))
+            | f"AsItems{n}" >> beam.Map(inlink_item)
+            for n, pages in enumerate(parsed)
+        )
+        merge_current = (
+            current is not None and bucketfiles.read_layout(current) == layout
+        )
+        pipeline = parsed[0].pipeline
+        if current is not None and not merge_current:
+            sorted_in += (pipeline | "ReadLinkDb" >> _ReadCurrent(current, config),)
+        elif current is not None and config.normalize:
+            sorted_in += (
+                pipeline
+                | "EveryCurrentBucket" >> beam.Create(range(layout.count))
+                | "FindRenamed" >> beam.ParDo(_RenamedFn(config, current, layout)),
+            )
+        return (
+            sorted_in
+            | "SortByTarget"
+            >> SortIntoBuckets(layout, FileSystems.join(self._runs_dir, "links"))
+            | "MergeBuckets"
+            >> beam.ParDo(
+                _MergeFn(
+                    config, current if merge_current else None, self._new_dir, layout
+                )
+            )
+        )
+
+
+def inlink_item(target_inlink: tuple[str, Inlink]) -> Item:
+    """``(target, (source, anchor, time))`` as a flat item to sort."""
+    target, (source, anchor, time_ms) = target_inlink
+    return target, source, anchor, time_ms
+
+
+class _ReadCurrent(beam.PTransform[PBegin, PCollection[Item]]):
+    """A linkdb version's records, checked again, as inlink items."""
+
+    def __init__(self, current_dir: str, config: LinkDbConfig) -> None:
+        super().__init__()
+        self._current_dir = current_dir
+        self._config = config
+
+    def expand(self, begin: PBegin) -> PCollection[Item]:
+        return (
+            begin
+            | "Read" >> io.ReadWebPages(partfiles.parts_pattern(self._current_dir))
+            | "Recheck" >> beam.ParDo(RecheckFn(self._config))
+            | "AsItems" >> beam.Map(inlink_item)
+        )
+
+
+class InvertFn(beam.DoFn):
+    """A parsed page's outlinks as ``(target, inlink)`` (Nutch's LinkDbMapper)."""
+
+    inverted = Metrics.counter(NAMESPACE, INVERTED)
+
+    def __init__(self, config: LinkDbConfig) -> None:
+        self._config = config
+
+    def setup(self) -> None:
+        self._inverter = LinkInverter(self._config)
+        self._skips = {
+            skip: Metrics.counter(NAMESPACE, skip.value) for skip in LinkSkip
+        }
+
+    def process(self, page: WebPage) -> Iterator[tuple[str, Inlink]]:
+        if not linkdb.is_link_source(page):
+            return
+        for found in self._inverter.invert(
+            page["url"], page["outlinks"], page["fetchTime"]
+        ):
+            if isinstance(found, LinkSkip):
+                self._skips[found].inc()
+            else:
+                self.inverted.inc()
+                yield found
+
+
+class RecheckFn(beam.DoFn):
+    """A linkdb record's inlinks checked again, as ``(target, inlink)``."""
+
+    rejected = Metrics.counter(NAMESPACE, LinkSkip.EXISTING_REJECTED.value)
+
+    def __init__(self, config: LinkDbConfig) -> None:
+        self._config = config
+
+    def setup(self) -> None:
+        self._inverter = LinkInverter(self._config)
+
+    def process(self, record: WebPage) -> Iterator[tuple[str, Inlink]]:
+        for found in self._inverter.recheck(record["url"], record["inlinks"]):
+            if isinstance(found, LinkSkip):
+                self.rejected.inc()
+            else:
+                yield found
+
+
+class _RenamedFn(beam.DoFn):
+    """One current bucket: the inlinks of the targets the normalizers rename."""
+
+    def __init__(
+        self, config: LinkDbConfig, current_dir: str, layout: Bucketing
+    ) -> None:
+        self._config = config
+        self._current_dir = current_dir
+        self._layout = layout
+
+    def setup(self) -> None:
+        self._inverter = LinkInverter(self._config)
+
+    def process(self, bucket: int) -> Iterator[Item]:
+        path = bucketfiles.bucket_path(self._current_dir, bucket, self._layout.count)
+        for record in bucketfiles.read_pages(path):
+            target = record["url"]
+            renamed = self._inverter.clean(target)
+            if renamed is not None and renamed != target:
+                for found in self._inverter.recheck(target, record["inlinks"]):
+                    if not isinstance(found, LinkSkip):  # counted by the merge
+                        yield inlink_item(found)
+
+
+class _MergeFn(beam.DoFn):
+    """One bucket: the current linkdb's bucket merged with the new inlinks, written."""
+
+    def __init__(
+        self,
+        config: LinkDbConfig,
+        current_dir: str | None,
+        new_dir: str,
+        layout: Bucketing,
+    ) -> None:
+        self._config = config
+        self._current_dir = current_dir
+        self._new_dir = new_dir
+        self._layout = layout
+
+    def setup(self) -> None:
+        self._inverter = LinkInverter(self._config)
+
+    def process(self, bucket_ranges: tuple[int, list[RunRange]]) -> Iterator[int]:
+        bucket, ranges = bucket_ranges
+        counts: collections.Counter[str] = collections.Counter()
+        current: Iterable[WebPage] = ()
+        if self._current_dir is not None:
+            path = bucketfiles.bucket_path(
+                self._current_dir, bucket, self._layout.count
+            )
+            current = bucketfiles.read_pages(path)
+        joined = sortedruns.join_sorted(
+            current, _page_url, sortedruns.grouped(bucket_items(ranges))
+        )
+        records = self._merged(joined, counts)
+        yield bucketfiles.write_bucket(self._new_dir, bucket, self._layout, records)
+        for name, count in counts.items():
+            Metrics.counter(NAMESPACE, name).inc(count)
+
+    def _merged(
+        self,
+        joined: Iterator[tuple[str, WebPage | None, list[Item]]],
+        counts: collections.Counter[str],
+    ) -> Iterator[WebPage]:
+        max_inlinks = self._config.max_inlinks
+        for target, record, items in joined:
+            inlinks = InlinkSet(max_inlinks)
+            if record is not None:
+                for found in self._inverter.recheck(target, record["inlinks"]):
+                    if isinstance(found, LinkSkip):
+                        counts[LinkSkip.EXISTING_REJECTED.value] += 1
+                    elif found[0] == target:  # else sorted in by _RenamedFn
+                        inlinks.add(found[1])
+            for _, source, anchor, time_ms in items:
+                inlinks.add((source, anchor, time_ms))
+            kept = inlinks.inlinks()
+            if kept:
+                counts[WRITTEN] += 1
+                yield linkdb.linkdb_page(target, kept)
+
+
+def _page_url(page: WebPage) -> str:
+    return page["url"]
