@@ -176,7 +176,7 @@ class _SelectFn(beam.DoFn):
             return
         self.candidates.inc()
         neg_sort, _ = rank_key(sort, url)
-        yield key, (neg_sort, url, key, False)
+        yield key, (neg_sort, url, key)
 
 
 class _EmitFn(beam.DoFn):
