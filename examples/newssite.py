@@ -329,8 +329,8 @@ def main() -> None:
     args = parser.parse_args()
     wire_port = args.port + 1 if args.port else 0
     site = NewsSite(args.host, args.wire_host, args.port, wire_port).start()
-    print(f"{PAPER}: {site.url}/  ({WIRE}: {site.wire_url}/)", flush=True)
-    try:
+    try:  # a Ctrl-C right after the line is printed stops it quietly too
+        print(f"{PAPER}: {site.url}/  ({WIRE}: {site.wire_url}/)", flush=True)
         threading.Event().wait()
     except KeyboardInterrupt:
         pass

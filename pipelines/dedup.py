@@ -16,7 +16,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import apache_beam as beam
-from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
@@ -34,7 +33,7 @@ from pipelines.runtime.options import (
     parse_job_args,
 )
 from pipelines.runtime.tagged import Tagged
-from pipelines.storage import bucketfiles, fs, io, partfiles, versions
+from pipelines.storage import bucketfiles, io, partfiles, versions
 from pipelines.transforms.bucketdedup import MARKED as MARKED
 from pipelines.transforms.bucketdedup import NAMESPACE as NAMESPACE
 from pipelines.transforms.bucketdedup import BucketedDedup
@@ -155,14 +154,10 @@ def _dedup(job: Job, config: DedupConfig, db: versions.Replacement) -> PipelineR
             )
         return pipeline.result
     partfiles.check_parts(db.parts)
-    runs = FileSystems.join(db.new_dir, bucketfiles.RUNS_DIR)
-    try:
-        with job.pipeline() as pipeline:
-            _ = pipeline | "Dedup" >> BucketedDedup(
-                config, current, db.new_dir, layout, runs
-            )
-    finally:
-        fs.remove_dir(runs)
+    with bucketfiles.sorted_runs(db.new_dir) as runs, job.pipeline() as pipeline:
+        _ = pipeline | "Dedup" >> BucketedDedup(
+            config, current, db.new_dir, layout, runs
+        )
     bucketfiles.write_layout(
         db.new_dir, layout, bucketfiles.records_written(pipeline.result)
     )

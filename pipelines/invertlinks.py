@@ -21,7 +21,6 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 
 import apache_beam as beam
-from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
@@ -38,7 +37,7 @@ from pipelines.runtime.options import (
     describe,
     parse_job_args,
 )
-from pipelines.storage import bucketfiles, fs, io, partfiles, versions
+from pipelines.storage import bucketfiles, io, partfiles, versions
 from pipelines.storage.segments import PARSE, part_dirs
 from pipelines.transforms.bucketlinks import (
     INVERTED as INVERTED,
@@ -159,19 +158,15 @@ def _invert(
         partfiles.check_parts(partfiles.parts_pattern(source))
     current = linkdb.current_dir
     layout = bucketfiles.next_layout(config.buckets, current)
-    runs = FileSystems.join(linkdb.new_dir, bucketfiles.RUNS_DIR)
-    try:
-        with job.pipeline() as pipeline:
-            parsed = tuple(
-                pipeline
-                | f"ReadParse{n}" >> io.ReadWebPages(partfiles.parts_pattern(source))
-                for n, source in enumerate(sources)
-            )
-            _ = parsed | "InvertLinks" >> BucketedInvertLinks(
-                config, current, linkdb.new_dir, layout, runs
-            )
-    finally:
-        fs.remove_dir(runs)
+    with bucketfiles.sorted_runs(linkdb.new_dir) as runs, job.pipeline() as pipeline:
+        parsed = tuple(
+            pipeline
+            | f"ReadParse{n}" >> io.ReadWebPages(partfiles.parts_pattern(source))
+            for n, source in enumerate(sources)
+        )
+        _ = parsed | "InvertLinks" >> BucketedInvertLinks(
+            config, current, linkdb.new_dir, layout, runs
+        )
     bucketfiles.write_layout(
         linkdb.new_dir, layout, bucketfiles.records_written(pipeline.result)
     )

@@ -23,7 +23,12 @@ from apache_beam.runners.runner import PipelineResult
 from apache_beam.transforms.window import GlobalWindows
 
 from crawllib.config import CrawlConfig, UpdateConfig, step_config
-from crawllib.db.updatedb import Inlink, choose_record, links_from, update_page
+from crawllib.db.updatedb import (
+    Inlink,
+    choose_and_link,
+    link_cleaner,
+    update_page,
+)
 from crawllib.errors import CrawlError
 from crawllib.status import crawl_status_label
 from crawllib.urls.cleaner import UrlCleaner
@@ -39,7 +44,7 @@ from pipelines.runtime.options import (
     parse_job_args,
 )
 from pipelines.runtime.tagged import Tagged
-from pipelines.storage import bucketfiles, fs, io, partfiles, versions
+from pipelines.storage import bucketfiles, io, partfiles, versions
 from pipelines.storage.segments import FETCH, PARSE, list_segments
 from pipelines.transforms.bucketupdate import BucketedUpdate
 
@@ -121,13 +126,7 @@ class _ChooseAndLinkFn(beam.DoFn):
         self._config = config
 
     def setup(self) -> None:
-        config = self._config
-        self._cleaner = UrlCleaner(
-            config.urls,
-            "crawldb",
-            normalize=config.normalize,
-            filter_urls=config.filter_urls,
-        )
+        self._cleaner = link_cleaner(self._config)
 
     def start_bundle(self) -> None:
         self._gathered: dict[str, list[_Link]] = {}
@@ -137,26 +136,23 @@ class _ChooseAndLinkFn(beam.DoFn):
         self, grouped: tuple[str, Iterable[WebPage]]
     ) -> Iterator[tuple[str, WebPage] | Tagged]:
         url, records = grouped
-        record = choose_record(records)
-        if record is None:
+        chosen = choose_and_link(records, self._config, self._cleaner)
+        if chosen is None:
             return
-        record, links = links_from(record, self._config)
-        yield url, record
+        yield url, chosen.record
         gathered = self._gathered
-        for target, inlink in links:
-            cleaned = self._cleaner.clean(target)
-            if isinstance(cleaned, str):
-                link = (
-                    inlink.source,
-                    inlink.anchor,
-                    inlink.score,
-                    inlink.distance,
-                    inlink.zone,
-                )
-                gathered.setdefault(cleaned, []).append(link)
-            else:
-                self.rejected.inc()
-        self._count += len(links)
+        for target, inlink in chosen.links:
+            link = (
+                inlink.source,
+                inlink.anchor,
+                inlink.score,
+                inlink.distance,
+                inlink.zone,
+            )
+            gathered.setdefault(target, []).append(link)
+        if chosen.rejected:
+            self.rejected.inc(chosen.rejected)
+        self._count += len(chosen.links) + chosen.rejected
         if self._count >= self.MAX_GATHERED:
             for target_links in self._given_out():
                 yield TaggedOutput("links", target_links)
@@ -232,23 +228,22 @@ def _update(
     if old_dir is None:
         raise CrawlError("no published crawldb version to update")
     layout = bucketfiles.next_layout(config.buckets, old_dir)
-    runs = FileSystems.join(db.new_dir, bucketfiles.RUNS_DIR)
-    try:
-        with progress.shown(), job.pipeline() as pipeline:
-            parts = [
-                pipeline
-                | f"Read{part.title()}{n}"
-                >> io.ReadWebPages(partfiles.parts_pattern(path))
-                | f"ShowProgress{part.title()}{n}" >> progress.ShowProgress("updatedb")
-                for n, segment in enumerate(segments)
-                for part in (FETCH, PARSE)
-                if partfiles.has_parts(path := FileSystems.join(segment, part))
-            ]
-            _ = tuple(parts) | "UpdateDb" >> BucketedUpdate(
-                config, now_ms(), old_dir, db.new_dir, layout, runs
-            )
-    finally:
-        fs.remove_dir(runs)
+    with (
+        bucketfiles.sorted_runs(db.new_dir) as runs,
+        progress.shown(),
+        job.pipeline() as pipeline,
+    ):
+        parts = [
+            pipeline
+            | f"Read{part.title()}{n}" >> io.ReadWebPages(partfiles.parts_pattern(path))
+            | f"ShowProgress{part.title()}{n}" >> progress.ShowProgress("updatedb")
+            for n, segment in enumerate(segments)
+            for part in (FETCH, PARSE)
+            if partfiles.has_parts(path := FileSystems.join(segment, part))
+        ]
+        _ = tuple(parts) | "UpdateDb" >> BucketedUpdate(
+            config, now_ms(), old_dir, db.new_dir, layout, runs
+        )
     bucketfiles.write_layout(
         db.new_dir, layout, bucketfiles.records_written(pipeline.result)
     )

@@ -26,6 +26,7 @@ from crawllib.db.schedule import (
 from crawllib.db.scoring import distribute_to_outlinks, initial_score, update_score
 from crawllib.fetch.records import REDIRECT_DISCOVERED, TRUNCATED, WIRE_METADATA
 from crawllib.status import DISTANCE_MARKER, CrawlStatus, Mark, ParseMajor
+from crawllib.urls.cleaner import UrlCleaner
 from crawllib.urls.zone import (
     FOUND_ZONE_KEY,
     ZONE_KEY,
@@ -104,6 +105,46 @@ def choose_record(records: Iterable[WebPage]) -> WebPage | None:
     if len(tied) == 1:
         return tied[0]
     return max(tied, key=lambda record: repr(sorted(record.items())))
+
+
+class ChosenRecord(NamedTuple):
+    """A URL's chosen segment record and the links out of it, normalized."""
+
+    record: WebPage
+    links: list[tuple[str, Inlink]]
+    """``(target as the cleaner gives it, inlink)``."""
+    rejected: int
+    """Targets the cleaner rejected."""
+
+
+def link_cleaner(config: UpdateConfig) -> UrlCleaner:
+    """The normalizers and filters updatedb puts new link targets through."""
+    return UrlCleaner(
+        config.urls,
+        "crawldb",
+        normalize=config.normalize,
+        filter_urls=config.filter_urls,
+    )
+
+
+def choose_and_link(
+    records: Iterable[WebPage], config: UpdateConfig, cleaner: UrlCleaner
+) -> ChosenRecord | None:
+    """One URL's segment records chosen from and linked out of; None if none.
+
+    :func:`choose_record`, then :func:`links_from`, each target cleaned by
+    ``cleaner`` (:func:`link_cleaner`).
+    """
+    record = choose_record(records)
+    if record is None:
+        return None
+    record, links = links_from(record, config)
+    kept = []
+    for target, inlink in links:
+        cleaned = cleaner.clean(target)
+        if isinstance(cleaned, str):
+            kept.append((cleaned, inlink))
+    return ChosenRecord(record, kept, len(links) - len(kept))
 
 
 def _rank(record: WebPage) -> tuple[int, bool]:

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from crawllib.config import UpdateConfig
 from crawllib.config.schema import BucketCount
-from crawllib.errors import ConfigError
 from pipelines.runtime.options import (
     ArgumentParser,
     JobArgs,
@@ -37,12 +36,9 @@ def request(cli: JobArgs) -> BucketDbRequest:
         ConfigError: ``--buckets`` is not 0 or a power of two up to 65536.
     """
     args = cli.args
-    buckets = BucketCount().parse("--buckets", str(args.buckets))
-    if not isinstance(buckets, int):  # pragma: no cover - parse returns an int
-        raise ConfigError("--buckets: not a number")
     return BucketDbRequest(
         args.db,
-        buckets,
+        BucketCount().parse("--buckets", str(args.buckets)),
         keep_backup=UpdateConfig.from_properties(cli.properties).keep_backup,
         force=args.force,
     )

@@ -15,6 +15,7 @@ unbucketed (:mod:`crawllib.db.buckets` has the layout itself).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -69,6 +70,16 @@ def estimated_records(directory: str) -> int:
         return recorded
     sizes = partfiles.part_paths(partfiles.parts_pattern(directory))
     return sum(size for _, size in sizes) // BYTES_PER_RECORD
+
+
+@contextlib.contextmanager
+def sorted_runs(new_dir: str) -> Iterator[str]:
+    """The scratch directory for a new version's sorted runs, removed at the end."""
+    path = FileSystems.join(new_dir, RUNS_DIR)
+    try:
+        yield path
+    finally:
+        fs.remove_dir(path)
 
 
 def next_layout(configured: int, current_dir: str | None) -> Bucketing:

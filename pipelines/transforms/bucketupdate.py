@@ -32,9 +32,13 @@ from crawllib.config import UpdateConfig
 from crawllib.db import sortedruns
 from crawllib.db.buckets import Bucketing
 from crawllib.db.sortedruns import Item
-from crawllib.db.updatedb import Inlink, choose_record, links_from, update_page
+from crawllib.db.updatedb import (
+    Inlink,
+    choose_and_link,
+    link_cleaner,
+    update_page,
+)
 from crawllib.status import crawl_status_label
-from crawllib.urls.cleaner import UrlCleaner
 from crawllib.webpage import WebPage, latest
 from pipelines.storage import bucketfiles, io, partfiles
 from pipelines.transforms.sortmerge import RunRange, SortIntoBuckets, bucket_items
@@ -140,30 +144,21 @@ class _ChooseAndLinkFn(beam.DoFn):
         self._config = config
 
     def setup(self) -> None:
-        config = self._config
-        self._cleaner = UrlCleaner(
-            config.urls,
-            "crawldb",
-            normalize=config.normalize,
-            filter_urls=config.filter_urls,
-        )
+        self._cleaner = link_cleaner(self._config)
         self._rejected = Metrics.counter(NAMESPACE, "links_rejected")
 
     def process(self, bucket_ranges: tuple[int, list[RunRange]]) -> Iterator[Item]:
         _, ranges = bucket_ranges
         rejected = 0
         for url, items in sortedruns.grouped(bucket_items(ranges)):
-            record = choose_record(record for _, record in items)
-            if record is None:
+            records = (record for _, record in items)
+            chosen = choose_and_link(records, self._config, self._cleaner)
+            if chosen is None:
                 continue
-            record, links = links_from(record, self._config)
-            yield url, _FETCHED, record
-            for target, inlink in links:
-                cleaned = self._cleaner.clean(target)
-                if isinstance(cleaned, str):
-                    yield cleaned, _LINK, tuple(inlink)
-                else:
-                    rejected += 1
+            yield url, _FETCHED, chosen.record
+            for target, inlink in chosen.links:
+                yield target, _LINK, tuple(inlink)
+            rejected += chosen.rejected
         if rejected:
             self._rejected.inc(rejected)
 

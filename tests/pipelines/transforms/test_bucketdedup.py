@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import glob
-import os
 import random
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from pipelines.dedup import Dedup
 from pipelines.runtime.options import counters
 from pipelines.storage import bucketfiles, io
 from pipelines.transforms.bucketdedup import BucketedDedup
+from tests.avrofiles import read_pages
 
 LAYOUT = Bucketing(4)
 STATUSES = [
@@ -48,13 +47,6 @@ def _url(page: WebPage) -> str:
     return page["url"]
 
 
-def _read(directory: str) -> list[WebPage]:
-    pages: list[WebPage] = []
-    for path in sorted(glob.glob(os.path.join(directory, "part-*.avro"))):
-        pages.extend(bucketfiles.read_pages(path))
-    return sorted(pages, key=_url)
-
-
 @pytest.mark.parametrize("group", ["none", "host", "domain"])
 def test_the_same_pages_are_marked_and_the_buckets_kept(
     tmp_path: Path, group: str
@@ -73,13 +65,16 @@ def test_the_same_pages_are_marked_and_the_buckets_kept(
             | Dedup(config)
             | io.WriteWebPages(str(tmp_path / "plain"))
         )
-    plain, plain_counts = _read(str(tmp_path / "plain")), counters(p.result, "Dedup")
+    plain, plain_counts = (
+        read_pages(str(tmp_path / "plain")),
+        counters(p.result, "Dedup"),
+    )
     with beam.Pipeline() as p:
         _ = p | BucketedDedup(
             config, current, str(tmp_path / "new"), LAYOUT, str(tmp_path / "runs")
         )
     bucketed, bucketed_counts = (
-        _read(str(tmp_path / "new")),
+        read_pages(str(tmp_path / "new")),
         counters(p.result, "Dedup"),
     )
 

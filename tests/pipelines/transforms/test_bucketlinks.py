@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import os
 import random
 from pathlib import Path
@@ -17,6 +16,7 @@ from pipelines.invertlinks import InvertLinks
 from pipelines.runtime.options import counters
 from pipelines.storage import bucketfiles, io
 from pipelines.transforms.bucketlinks import BucketedInvertLinks
+from tests.avrofiles import read_pages
 
 CONFIG = LinkDbConfig(urls=UrlConfig.from_properties(load_properties()), max_inlinks=6)
 SUCCESS: ParseStatusRecord = {"majorCode": 1, "minorCode": 0, "args": []}
@@ -43,13 +43,6 @@ def _parsed(rng: random.Random, count: int, stamp: int) -> list[WebPage]:
     return pages
 
 
-def _read(directory: str) -> list[WebPage]:
-    pages: list[WebPage] = []
-    for path in sorted(glob.glob(os.path.join(directory, "part-*.avro"))):
-        pages.extend(bucketfiles.read_pages(path))
-    return sorted(pages, key=lambda page: page["url"])
-
-
 def _plain(
     parsed: list[WebPage], current: list[WebPage], out: str
 ) -> tuple[list[WebPage], dict[str, int]]:
@@ -57,7 +50,7 @@ def _plain(
         pages = p | "Parsed" >> beam.Create(parsed)
         inputs = (pages, p | "Current" >> beam.Create(current)) if current else pages
         _ = inputs | InvertLinks(CONFIG) | io.WriteWebPages(out)
-    return _read(out), counters(p.result, "LinkDb")
+    return read_pages(out), counters(p.result, "LinkDb")
 
 
 def _bucketed(
@@ -78,7 +71,7 @@ def _bucketed(
         urls = [page["url"] for page in bucketfiles.read_pages(path)]
         assert urls == sorted(urls)
         assert {LAYOUT.bucket_of(url) for url in urls} <= {bucket}
-    return _read(out), counters(p.result, "LinkDb")
+    return read_pages(out), counters(p.result, "LinkDb")
 
 
 def _write_bucketed(directory: str, pages: list[WebPage]) -> None:

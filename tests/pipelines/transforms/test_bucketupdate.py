@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import os
 import random
 import struct
@@ -16,6 +15,7 @@ from crawllib.webpage import ParseStatusRecord, WebPage, new_page
 from pipelines.storage import bucketfiles, io
 from pipelines.transforms.bucketupdate import BucketedUpdate
 from pipelines.updatedb import UpdateDb
+from tests.avrofiles import read_pages
 
 NOW = 1_700_000_000_000
 CONFIG = UpdateConfig.from_properties(load_properties())
@@ -77,19 +77,12 @@ def _segment(
     return records
 
 
-def _read(directory: str) -> list[WebPage]:
-    pages: list[WebPage] = []
-    for path in sorted(glob.glob(os.path.join(directory, "part-*.avro"))):
-        pages.extend(bucketfiles.read_pages(path))
-    return sorted(pages, key=lambda page: page["url"])
-
-
 def _plain(old: list[WebPage], records: list[WebPage], out: str) -> list[WebPage]:
     with beam.Pipeline() as p:
         current = p | "Old" >> beam.Create(old)
         segment = p | "Records" >> beam.Create(records)
         _ = (current, segment) | UpdateDb(CONFIG, NOW) | io.WriteWebPages(out)
-    return _read(out)
+    return read_pages(out)
 
 
 def _bucketed(
@@ -105,7 +98,7 @@ def _bucketed(
             )
         )
     bucketfiles.write_layout(out, layout)
-    pages = _read(out)
+    pages = read_pages(out)
     for bucket in range(8):  # each file holds its bucket, sorted
         path = bucketfiles.bucket_path(out, bucket, 8)
         urls = [page["url"] for page in bucketfiles.read_pages(path)]
