@@ -2,7 +2,7 @@
 
 Usage: python bench/scale_bench.py --records 1000000 [--work DIR] [--repeat 1]
        [--commands generate,updatedb,invertlinks,readdb] [--no-baseline]
-       [--no-beam] [--json OUT] [beam flags...]
+       [--no-beam] [--bucketed --no-baseline] [--json OUT] [beam flags...]
 
 One legacy crawldb of ``records`` synthetic pages (``synthetic.crawldb_pages``:
 10,000 hosts) and one segment of ``records / 10`` fetched and parsed pages
@@ -12,7 +12,10 @@ with 30 outlinks each (seven in ten to crawldb URLs, three to new ones), as
 (``python -m pipelines.cli CMD ...`` on the DirectRunner) in a subprocess,
 then ``bench/scale_baseline.py CMD ...`` (plain Python, no Beam). Peak RSS is
 the largest sum, sampled every 0.2 s, of the RSS of the process and all its
-descendants; CPU is the children's user + system time.
+descendants; CPU is the children's user + system time. With ``--bucketed``
+the commands run on the crawldb as ``beamcrawl bucketdb`` converts it (made
+once, timed, cached as ``data-N/bucketed``): a crawl's steady state, where
+updatedb merges into the buckets instead of converting the whole crawldb.
 """
 
 from __future__ import annotations
@@ -140,8 +143,16 @@ def _tree_rss_kb(pid: int) -> int:
     return total
 
 
+WATCHED: list[int] = []
+"""Other processes whose trees count in peak RSS (``--watch-pid``: a cluster's)."""
+
+
 def measure(command: list[str]) -> dict[str, Any]:
-    """Run ``command``: wall s, CPU s, peak tree RSS MB, its stdout and stderr."""
+    """Run ``command``: wall s, CPU s, peak tree RSS MB, its stdout and stderr.
+
+    The peak includes the trees of ``WATCHED`` (their whole RSS at the time,
+    not only their growth); CPU counts the command's own processes only.
+    """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     process = subprocess.Popen(
@@ -151,7 +162,8 @@ def measure(command: list[str]) -> dict[str, Any]:
 
     def sample() -> None:
         while process.poll() is None:
-            peak[0] = max(peak[0], _tree_rss_kb(process.pid))
+            rss = _tree_rss_kb(process.pid) + sum(map(_tree_rss_kb, WATCHED))
+            peak[0] = max(peak[0], rss)
             time.sleep(0.2)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -180,11 +192,40 @@ def avro_count(directory: str) -> int:
 
 
 def _restore(data: str, run: str) -> str:
-    """A fresh copy of the pristine crawldb under ``run``; returns its path."""
+    """A fresh copy of the pristine crawldb under ``run``; returns its path.
+
+    ``data`` is the data set, or its ``bucketed`` directory (``make_bucketed``).
+    """
     crawldb = os.path.join(run, "crawldb")
     shutil.rmtree(crawldb, ignore_errors=True)
     shutil.copytree(os.path.join(data, "crawldb"), crawldb)
     return crawldb
+
+
+def make_bucketed(data: str, flags: list[str]) -> tuple[str, dict[str, Any] | None]:
+    """The data set's crawldb as ``beamcrawl bucketdb`` leaves it, cached.
+
+    Returns the directory holding it (``data/bucketed``, with the segment
+    linked from ``data``) and the conversion's measurement (None if cached).
+    """
+    bucketed = os.path.join(data, "bucketed")
+    if os.path.exists(os.path.join(bucketed, "READY")):
+        return bucketed, None
+    shutil.rmtree(bucketed, ignore_errors=True)
+    os.makedirs(bucketed)
+    os.symlink(os.path.join(data, "segments"), os.path.join(bucketed, "segments"))
+    crawldb = _restore(data, bucketed)
+    result = measure([sys.executable, "-m", "pipelines.cli", "bucketdb", crawldb,
+                      "-Ddb.preserve.backup=false", *flags])  # fmt: skip
+    result["records"] = avro_count(os.path.join(crawldb, "current"))
+    for key in ("stdout", "stderr"):
+        result.pop(key, None)
+    with open(os.path.join(bucketed, "READY"), "w", encoding="utf-8") as marker:
+        marker.write(json.dumps(result) + "\n")
+    print(f"  bucketdb beamcrawl: {result['wall_s']:.1f} s, "
+          f"{result['peak_rss_mb']:,.0f} MB, {result['records']:,} records",
+          file=sys.stderr, flush=True)  # fmt: skip
+    return bucketed, result
 
 
 def _commands(
@@ -294,18 +335,38 @@ def main() -> None:
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--no-beam", action="store_true")
     parser.add_argument("--json", dest="json_out")
+    parser.add_argument(
+        "--watch-pid", type=int, action="append", default=[],
+        help="also count this process's tree in peak RSS (a Flink "
+        "TaskManager, JobManager or worker pool: scripts/flink-local status)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--bucketed", action="store_true",
+        help="run on the crawldb as bucketdb converts it (a crawl's steady "
+        "state) instead of the legacy single-file one",
+    )  # fmt: skip
     args, flags = parser.parse_known_args()
     names = [n for n in args.commands.split(",") if n]
+    WATCHED.extend(args.watch_pid)
     unknown = sorted(set(names) - set(COMMANDS))
     if unknown:
         raise SystemExit(f"scale_bench: no command {unknown[0]!r}")
+    if args.bucketed and not args.no_baseline:
+        raise SystemExit("scale_bench: --bucketed needs --no-baseline (the "
+                         "baseline program reads the single-file crawldb)")  # fmt: skip
     results = []
     for records in args.records or [1_000_000]:
         data = make_data(args.work, records)
         run = os.path.join(args.work, f"run-{records}")
+        result: dict[str, Any] = {"records": records, "beam_flags": flags}
+        if args.bucketed:
+            data, result["bucketdb"] = make_bucketed(data, flags)
         rows = [bench(n, data, run, records, args, flags) for n in names]
-        results.append({"records": records, "beam_flags": flags, "rows": rows})
+        results.append({**result, "rows": rows})
         print(table(records, rows) + "\n", flush=True)
+        if result.get("bucketdb"):
+            print(f"bucketdb (once, to make the bucketed crawldb): "
+                  f"{_cell(result['bucketdb'])}\n", flush=True)  # fmt: skip
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as out:
             json.dump(results, out, indent=2)
