@@ -2,8 +2,11 @@
 
 Seed lines are parsed, normalized (scope ``inject``), filtered and reduced to
 one page per URL (:class:`Inject`), then merged with the crawldb's current
-records if it has any (:class:`MergeIntoCrawlDb`) and installed as its new
-version under the crawldb lock.
+records if it has any and installed as its new version under the crawldb
+lock. The command merges bucket by bucket
+(:class:`~pipelines.transforms.bucketmerge.MergeIntoBuckets`, the new
+version bucketed); :class:`MergeIntoCrawlDb` is the same merge for any
+PCollection of crawldb pages.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from apache_beam.runners.runner import PipelineResult
 from crawllib.config import CrawlConfig, InjectConfig, step_config
 from crawllib.db import inject as seeds
 from crawllib.db import seedlines
+from crawllib.db.buckets import Bucketing
 from crawllib.db.seedlines import RejectedLine, SeedLine
 from crawllib.errors import SeedError
 from crawllib.logonce import warn_first
@@ -38,7 +42,8 @@ from pipelines.runtime.options import (
     parse_job_args,
 )
 from pipelines.runtime.tagged import Tagged
-from pipelines.storage import io, paths, versions
+from pipelines.storage import bucketfiles, io, paths, versions
+from pipelines.transforms.bucketmerge import MergeIntoBuckets
 from pipelines.transforms.seedfiles import (
     REJECTED,
     ReadSeedLines,
@@ -217,22 +222,61 @@ class _KeyCurrentFn(beam.DoFn):
 
 
 class _MergeFn(beam.DoFn):
-    merged = Metrics.counter(NAMESPACE, "urls_merged")
-
     def __init__(self, config: InjectConfig) -> None:
-        self._config = config
+        self._merger = _InjectMerger(config)
+
+    def setup(self) -> None:
+        self._merger.setup()
 
     def process(
         self, joined: tuple[str, dict[str, Iterable[WebPage]]]
     ) -> Iterator[WebPage]:
         _, groups = joined
-        injected = latest(groups["injected"])
-        current = latest(groups["current"])
-        if injected is not None and current is not None:
-            self.merged.inc()
-        page = seeds.merge_injected(injected, current, self._config)
+        page = self._merger.merge(list(groups["injected"]), latest(groups["current"]))
         if page is not None:
             yield page
+
+
+def merge_into_buckets(
+    config: InjectConfig,
+    current_dir: str,
+    new_dir: str,
+    layout: Bucketing,
+    runs_dir: str,
+) -> MergeIntoBuckets:
+    """:class:`MergeIntoCrawlDb`'s merge, bucket by bucket, into ``new_dir``.
+
+    Apply it to the injected pages; ``current_dir`` is the crawldb's current
+    version (see :class:`~pipelines.transforms.bucketmerge.MergeIntoBuckets`).
+    """
+    key_current = _KeyCurrentFn(config) if config.filter_normalize_all else None
+    return MergeIntoBuckets(
+        _InjectMerger(config), current_dir, new_dir, layout, runs_dir, key_current
+    )
+
+
+class _InjectMerger:
+    """A URL's injected page merged with its record (``PageMerger``).
+
+    A record read from its bucket as it is gets ``_KeyCurrentFn``'s purge
+    here (one already keyed by ``_KeyCurrentFn`` is never purged twice).
+    """
+
+    def __init__(self, config: InjectConfig) -> None:
+        self._config = config
+
+    def setup(self) -> None:
+        self._merged = Metrics.counter(NAMESPACE, "urls_merged")
+        self._purged_404 = Metrics.counter(NAMESPACE, "urls_purged_404")
+
+    def merge(self, new: list[WebPage], current: WebPage | None) -> WebPage | None:
+        if current is not None and seeds.is_purged(current, self._config):
+            self._purged_404.inc()
+            current = None
+        injected = latest(new)
+        if injected is not None and current is not None:
+            self._merged.inc()
+        return seeds.merge_injected(injected, current, self._config)
 
 
 def list_seed_files(path: str) -> list[str]:
@@ -293,7 +337,8 @@ def execute(request: InjectRequest, job: Job) -> dict[str, int]:
         force=request.force,
         create=True,
     ) as crawldb:
-        result = _inject(job, config, files, crawldb, started_ms)
+        inject = _inject if crawldb.current_dir is None else _inject_bucketed
+        result = inject(job, config, files, crawldb, started_ms)
     return counters(result, NAMESPACE)
 
 
@@ -304,16 +349,42 @@ def _inject(
     crawldb: versions.Replacement,
     started_ms: int,
 ) -> PipelineResult:
+    """Into a new crawldb: the pages as they come (its first updatedb buckets)."""
     with job.pipeline() as pipeline:
-        injected = (
+        _ = (
             pipeline
             | "ReadSeeds" >> ReadSeedLines(files)
             | "Inject" >> Inject(config, started_ms)
+            | "WriteCrawlDb" >> io.WriteWebPages(crawldb.new_dir)
         )
-        if crawldb.current:
-            current = pipeline | "ReadCrawlDb" >> io.ReadWebPages(crawldb.current)
-            injected = (injected, current) | "Merge" >> MergeIntoCrawlDb(config)
-        _ = injected | "WriteCrawlDb" >> io.WriteWebPages(crawldb.new_dir)
+    return pipeline.result
+
+
+def _inject_bucketed(
+    job: Job,
+    config: InjectConfig,
+    files: list[str],
+    crawldb: versions.Replacement,
+    started_ms: int,
+) -> PipelineResult:
+    """Into an existing crawldb: merged bucket by bucket (``MergeIntoBuckets``)."""
+    current_dir = crawldb.current_dir
+    assert current_dir is not None
+    layout = bucketfiles.next_layout(config.buckets, current_dir)
+    with (
+        bucketfiles.sorted_runs(crawldb.new_dir) as runs,
+        job.pipeline() as pipeline,
+    ):
+        _ = (
+            pipeline
+            | "ReadSeeds" >> ReadSeedLines(files)
+            | "Inject" >> Inject(config, started_ms)
+            | "Merge"
+            >> merge_into_buckets(config, current_dir, crawldb.new_dir, layout, runs)
+        )
+    bucketfiles.write_layout(
+        crawldb.new_dir, layout, bucketfiles.records_written(pipeline.result)
+    )
     return pipeline.result
 
 

@@ -43,7 +43,8 @@ from pipelines.runtime.options import (
     now_ms,
     parse_job_args,
 )
-from pipelines.storage import io, versions
+from pipelines.storage import bucketfiles, io, versions
+from pipelines.transforms.bucketmerge import MergeIntoBuckets
 from pipelines.transforms.seedfiles import ReadSeeds
 
 _LOG = logging.getLogger(__name__)
@@ -205,6 +206,24 @@ def _innermost_first(
 
 class _MergeFn(beam.DoFn):
     def __init__(self, overwrite: bool) -> None:
+        self._merger = _SitemapMerger(overwrite)
+
+    def setup(self) -> None:
+        self._merger.setup()
+
+    def process(
+        self, joined: tuple[str, dict[str, Iterable[WebPage]]]
+    ) -> Iterator[WebPage]:
+        groups = joined[1]
+        page = self._merger.merge(list(groups["listed"]), latest(groups["current"]))
+        if page is not None:
+            yield page
+
+
+class _SitemapMerger:
+    """A URL's sitemap entries merged with its record (``PageMerger``)."""
+
+    def __init__(self, overwrite: bool) -> None:
         self._overwrite = overwrite
 
     def setup(self) -> None:
@@ -212,16 +231,11 @@ class _MergeFn(beam.DoFn):
             what: Metrics.counter(NAMESPACE, what.value) for what in Merge if what.value
         }
 
-    def process(
-        self, joined: tuple[str, dict[str, Iterable[WebPage]]]
-    ) -> Iterator[WebPage]:
-        groups = joined[1]
-        listed = preferred(groups["listed"])
-        page, what = merge(listed, latest(groups["current"]), self._overwrite)
+    def merge(self, new: list[WebPage], current: WebPage | None) -> WebPage | None:
+        page, what = merge(preferred(new), current, self._overwrite)
         if what in self._counters:
             self._counters[what].inc()
-        if page is not None:
-            yield page
+        return page
 
 
 def _preferred(pages: Iterable[WebPage]) -> WebPage:
@@ -300,8 +314,14 @@ def _update(
     files: list[str],
     started_ms: int,
 ) -> PipelineResult:
+    """The new crawldb: merged bucket by bucket if there is one already."""
     config = request.config
-    with job.pipeline() as pipeline:
+    current_dir = crawldb.current_dir
+    layout = bucketfiles.next_layout(config.buckets, current_dir)
+    with (
+        bucketfiles.sorted_runs(crawldb.new_dir) as runs,
+        job.pipeline() as pipeline,
+    ):
         current = (
             pipeline | "ReadCrawlDb" >> io.ReadWebPages(crawldb.current)
             if crawldb.current
@@ -318,10 +338,23 @@ def _update(
             )
             sources.append(hosts)
         lines = sources | "AllSources" >> beam.Flatten(pipeline=pipeline)
-        _ = (
-            (lines, current)
-            | "Sitemap" >> Sitemap(config, started_ms)
-            | "WriteCrawlDb" >> io.WriteWebPages(crawldb.new_dir)
+        if current_dir is None:  # a new crawldb: written as it comes
+            _ = (
+                (lines, current)
+                | "Sitemap" >> Sitemap(config, started_ms)
+                | "WriteCrawlDb" >> io.WriteWebPages(crawldb.new_dir)
+            )
+        else:
+            merger = _SitemapMerger(config.overwrite_existing)
+            _ = (
+                lines
+                | "ReadSitemaps" >> ReadSitemaps(config, started_ms)
+                | "Merge"
+                >> MergeIntoBuckets(merger, current_dir, crawldb.new_dir, layout, runs)
+            )
+    if current_dir is not None:
+        bucketfiles.write_layout(
+            crawldb.new_dir, layout, bucketfiles.records_written(pipeline.result)
         )
     return pipeline.result
 

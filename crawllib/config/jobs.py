@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from crawllib.config.properties import Properties, bad_value, optional_int
-from crawllib.config.schema import OptionalNumber
+from crawllib.config.schema import BucketCount, OptionalNumber
 from crawllib.config.urls import PartitionConfig, UrlConfig
 from crawllib.errors import ConfigError
 from crawllib.status import CrawlStatus, crawl_status_from_label
@@ -16,7 +16,9 @@ class InjectConfig:
     """Inject settings (Nutch's Injector properties and flags).
 
     ``keep_backup`` is ``db.preserve.backup``; ``fixed_time_ms`` is
-    ``injector.current.time``, the job's clock when set (reproducible runs).
+    ``injector.current.time``, the job's clock when set (reproducible runs);
+    ``buckets`` is ``db.buckets``, the bucket count of an existing crawldb's
+    new version (0: from its size).
 
     ``normalize`` / ``filter_urls`` are the command's ``--noNormalize`` /
     ``--noFilter``; ``overwrite`` / ``update`` can also come from
@@ -34,6 +36,7 @@ class InjectConfig:
     filter_normalize_all: bool = False
     keep_backup: bool = True
     fixed_time_ms: int | None = None
+    buckets: int = 0
 
     @classmethod
     def from_properties(cls, props: Properties) -> InjectConfig:
@@ -53,6 +56,7 @@ class InjectConfig:
             filter_normalize_all=props.get_bool("crawldb.inject.filter.normalize.all"),
             keep_backup=props.get_bool("db.preserve.backup"),
             fixed_time_ms=optional_int(props, "injector.current.time"),
+            buckets=props.parse("db.buckets", BucketCount()),
         )
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from crawllib.config.fetch import HttpConfig, RobotsConfig
 from crawllib.config.properties import Properties, bad_value, optional_int
 from crawllib.config.registry import DEFAULTS
+from crawllib.config.schema import BucketCount
 from crawllib.config.urls import UrlConfig
 
 SITEMAP_DEFAULTS: dict[str, str] = {
@@ -55,6 +56,8 @@ class SitemapConfig:
             ``changefreq``.
         keep_backup: ``db.preserve.backup``.
         fixed_time_ms: ``injector.current.time``: the job's clock if set.
+        buckets: ``db.buckets``: the bucket count of an existing crawldb's
+            new version (0: from its size).
     """
 
     http: HttpConfig
@@ -74,6 +77,7 @@ class SitemapConfig:
     fetch_interval_s: int = 2_592_000
     keep_backup: bool = True
     fixed_time_ms: int | None = None
+    buckets: int = 0
 
     @classmethod
     def from_properties(cls, props: Properties) -> SitemapConfig:
@@ -106,6 +110,7 @@ class SitemapConfig:
             fetch_interval_s=_at_least(props, "db.fetch.interval.default", 1),
             keep_backup=props.get_bool("db.preserve.backup"),
             fixed_time_ms=optional_int(props, "injector.current.time"),
+            buckets=props.parse("db.buckets", BucketCount()),
         )
 
 

@@ -26,7 +26,12 @@ from crawllib.db.sortedruns import Item
 from crawllib.status import CrawlStatus
 from crawllib.webpage import WebPage
 from pipelines.storage import bucketfiles
-from pipelines.transforms.sortmerge import RunRange, SortIntoBuckets, bucket_items
+from pipelines.transforms.sortmerge import (
+    RunRange,
+    SortIntoBuckets,
+    bucket_items,
+    joined_bucket,
+)
 
 NAMESPACE = "Dedup"
 MARKED = "documents_marked_duplicate"
@@ -137,12 +142,7 @@ class _MarkFn(beam.DoFn):
 
     def process(self, bucket_ranges: tuple[int, list[RunRange]]) -> Iterator[int]:
         bucket, ranges = bucket_ranges
-        path = bucketfiles.bucket_path(self._current_dir, bucket, self._layout.count)
-        joined = sortedruns.join_sorted(
-            bucketfiles.read_pages(path),
-            _page_url,
-            sortedruns.grouped(bucket_items(ranges)),
-        )
+        joined = joined_bucket(bucket, ranges, self._layout, self._current_dir)
         yield bucketfiles.write_bucket(
             self._new_dir, bucket, self._layout, self._marked(joined)
         )
@@ -159,7 +159,3 @@ class _MarkFn(beam.DoFn):
             if self._each_page is not None:
                 self._each_page(page)
             yield page
-
-
-def _page_url(page: WebPage) -> str:
-    return page["url"]

@@ -18,7 +18,7 @@ always none); the merge then leaves those records out.
 from __future__ import annotations
 
 import collections
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -27,13 +27,16 @@ from apache_beam.pvalue import PBegin, PCollection
 
 from crawllib.config import LinkDbConfig
 from crawllib.db import invertlinks as linkdb
-from crawllib.db import sortedruns
 from crawllib.db.buckets import Bucketing
 from crawllib.db.invertlinks import Inlink, InlinkSet, LinkInverter, LinkSkip
 from crawllib.db.sortedruns import Item
 from crawllib.webpage import WebPage
 from pipelines.storage import bucketfiles, io, partfiles
-from pipelines.transforms.sortmerge import RunRange, SortIntoBuckets, bucket_items
+from pipelines.transforms.sortmerge import (
+    RunRange,
+    SortIntoBuckets,
+    joined_bucket,
+)
 
 NAMESPACE = "LinkDb"
 INVERTED = "inlinks_inverted"
@@ -216,15 +219,7 @@ class _MergeFn(beam.DoFn):
     def process(self, bucket_ranges: tuple[int, list[RunRange]]) -> Iterator[int]:
         bucket, ranges = bucket_ranges
         counts: collections.Counter[str] = collections.Counter()
-        current: Iterable[WebPage] = ()
-        if self._current_dir is not None:
-            path = bucketfiles.bucket_path(
-                self._current_dir, bucket, self._layout.count
-            )
-            current = bucketfiles.read_pages(path)
-        joined = sortedruns.join_sorted(
-            current, _page_url, sortedruns.grouped(bucket_items(ranges))
-        )
+        joined = joined_bucket(bucket, ranges, self._layout, self._current_dir)
         records = self._merged(joined, counts)
         yield bucketfiles.write_bucket(self._new_dir, bucket, self._layout, records)
         for name, count in counts.items():
@@ -250,7 +245,3 @@ class _MergeFn(beam.DoFn):
             if kept:
                 counts[WRITTEN] += 1
                 yield linkdb.linkdb_page(target, kept)
-
-
-def _page_url(page: WebPage) -> str:
-    return page["url"]

@@ -20,7 +20,7 @@ the crawldb is never a ``GroupByKey``'s input.
 from __future__ import annotations
 
 import collections
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import apache_beam as beam
@@ -41,7 +41,12 @@ from crawllib.db.updatedb import (
 from crawllib.status import crawl_status_label
 from crawllib.webpage import WebPage, latest
 from pipelines.storage import bucketfiles, io, partfiles
-from pipelines.transforms.sortmerge import RunRange, SortIntoBuckets, bucket_items
+from pipelines.transforms.sortmerge import (
+    RunRange,
+    SortIntoBuckets,
+    bucket_items,
+    joined_bucket,
+)
 
 NAMESPACE = "CrawlDB"
 STATUS_NAMESPACE = "CrawlDBStatus"
@@ -183,13 +188,7 @@ class _MergeFn(beam.DoFn):
     def process(self, bucket_ranges: tuple[int, list[RunRange]]) -> Iterator[int]:
         bucket, ranges = bucket_ranges
         counts: collections.Counter[str] = collections.Counter()
-        old_pages: Iterable[WebPage] = ()
-        if self._old_dir is not None:
-            path = bucketfiles.bucket_path(self._old_dir, bucket, self._layout.count)
-            old_pages = bucketfiles.read_pages(path)
-        joined = sortedruns.join_sorted(
-            old_pages, _page_url, sortedruns.grouped(bucket_items(ranges))
-        )
+        joined = joined_bucket(bucket, ranges, self._layout, self._old_dir)
         pages = self._updated(joined, counts)
         yield bucketfiles.write_bucket(self._new_dir, bucket, self._layout, pages)
         for name, count in counts.items():
@@ -220,7 +219,3 @@ class _MergeFn(beam.DoFn):
                 counts[f"{NAMESPACE}:urls_added"] += 1
             counts[f"{STATUS_NAMESPACE}:{crawl_status_label(page['status'])}"] += 1
             yield page
-
-
-def _page_url(page: WebPage) -> str:
-    return page["url"]

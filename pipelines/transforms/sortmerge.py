@@ -34,7 +34,8 @@ from apache_beam.utils.windowed_value import WindowedValue
 from crawllib.db import sortedruns
 from crawllib.db.buckets import Bucketing
 from crawllib.db.sortedruns import Item
-from pipelines.storage import fs
+from crawllib.webpage import WebPage
+from pipelines.storage import bucketfiles, fs
 
 NAMESPACE = "SortMerge"
 
@@ -157,3 +158,28 @@ class _SpillFn(beam.DoFn):
         self.runs.inc()
         for bucket, (start, end) in ranges.items():
             yield bucket, (path, start, end)
+
+
+def joined_bucket(
+    bucket: int,
+    ranges: Iterable[RunRange],
+    layout: Bucketing,
+    current_dir: str | None,
+) -> Iterator[tuple[str, WebPage | None, list[Item]]]:
+    """Bucket ``bucket``'s items merge-joined with its records, URL by URL.
+
+    ``(url, the record of the version in current_dir or None, the URL's
+    items)`` for every URL of either side, in URL order; ``current_dir`` None
+    (a version not bucketed by ``layout``, its records sorted in as items):
+    the items alone.
+    """
+    pages: Iterable[WebPage] = ()
+    if current_dir is not None:
+        path = bucketfiles.bucket_path(current_dir, bucket, layout.count)
+        pages = bucketfiles.read_pages(path)
+    items = sortedruns.grouped(bucket_items(ranges))
+    return sortedruns.join_sorted(pages, _page_url, items)
+
+
+def _page_url(page: WebPage) -> str:
+    return page["url"]

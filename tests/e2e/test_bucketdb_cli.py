@@ -83,3 +83,27 @@ def test_user_errors_are_one_line(
     assert code != 0
     assert "--buckets" in err
     assert "power of two" in err
+
+
+def test_inject_into_a_bucketed_crawldb_merges_bucket_by_bucket(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seeds, more = tmp_path / "seeds.txt", tmp_path / "more.txt"
+    seeds.write_text("".join(f"http://h{n % 7}.org/p{n}\n" for n in range(300)))
+    more.write_text("".join(f"http://h{n % 7}.org/p{n}\n" for n in range(200, 400)))
+    crawldb, plain = tmp_path / "crawldb", tmp_path / "plain"
+    for db in (crawldb, plain):
+        assert main(["inject", str(db), str(seeds), "-Dinjector.current.time=1"]) == 0
+    assert _bucketdb(crawldb, capsys, "--buckets", "4")[0] == 0
+
+    for db in (crawldb, plain):  # into bucketed and into unbucketed: the same
+        argv = ["inject", str(db), str(more), "-Dinjector.current.time=2"]
+        assert main([*argv, "-Ddb.injector.update=true"]) == 0
+
+    assert bucketfiles.read_layout(str(crawldb / "current")) == Bucketing(4)
+    assert bucketfiles.estimated_records(str(crawldb / "current")) == 400
+    assert bucketfiles.read_layout(str(plain / "current")) == Bucketing(1)
+    assert _records(crawldb) == _records(plain)
+    times = {page["url"]: page["fetchTime"] for page in _records(crawldb)}
+    assert times["http://h0.org/p0"] == 1  # as first injected
+    assert times["http://h3.org/p388"] == 2  # new

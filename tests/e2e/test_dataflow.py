@@ -156,8 +156,9 @@ CASES: dict[str, tuple[Argv, str, set[str]]] = {
     "inject": (
         lambda c: ["inject", c.crawldb, c.url("seeds")],
         "inject",
-        {"ReadSeeds/ReadLines", "Inject/ParseSeeds", "ReadCrawlDb", "Merge/Merge",
-         "WriteCrawlDb"},
+        # into the crawldb bucket by bucket: only the injected pages are sorted
+        {"ReadSeeds/ReadLines", "Inject/ParseSeeds", "Merge/SortByUrl/SpillRuns0",
+         "Merge/SortByUrl/GroupByBucket", "Merge/MergeBuckets"},
     ),
     "generate": (
         lambda c: ["generate", c.crawldb, c.url("crawl", "segments")],

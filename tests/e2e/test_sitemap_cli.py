@@ -2,11 +2,13 @@
 
 import pytest
 
+from crawllib.db.buckets import Bucketing
 from crawllib.db.scoring import injected_score
 from crawllib.javanum import f32
 from crawllib.status import CrawlStatus
 from crawllib.webpage import new_page
 from pipelines.cli import main
+from pipelines.storage import bucketfiles
 from tests.avrofiles import read_pages
 from tests.e2e.crafted import write_pages
 from tests.sitemapsite import Route, SitemapSite
@@ -73,9 +75,15 @@ def _new(url, score=0.5, interval=MONTH_S, modified=0):
     )  # fmt: skip
 
 
-def test_nutch_sitemap_adds_new_urls_and_keeps_existing_ones(tmp_path, hosts, capsys):
+# an older crawldb (one part file), and one bucketed: merged bucket by bucket
+@pytest.mark.parametrize("buckets", [None, 4])
+def test_nutch_sitemap_adds_new_urls_and_keeps_existing_ones(
+    tmp_path, hosts, capsys, buckets
+):
     main_site, other = hosts
     crawldb, urls, existing = _crawldb(tmp_path, main_site, other)
+    if buckets:
+        assert main(["bucketdb", str(crawldb), "--buckets", str(buckets)]) == 0
 
     code, summary = _sitemap(capsys, crawldb, "--sitemapUrls", urls, "--fromRobots")
 
@@ -99,6 +107,9 @@ def test_nutch_sitemap_adds_new_urls_and_keeps_existing_ones(tmp_path, hosts, ca
         ],
         key=lambda page: page["url"],
     )
+    # the new version bucketed: as many buckets as before, or chosen from its size
+    layout = bucketfiles.read_layout(str(crawldb / "current"))
+    assert layout == Bucketing(buckets or 1)
 
 
 def test_beamcrawl_from_robots_reads_a_host_in_the_zone_of_its_urls(

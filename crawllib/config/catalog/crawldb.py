@@ -103,8 +103,9 @@ CRAWLDB = (
         "0",
         BucketCount(),
         "Hash buckets of the crawldb (beamcrawl): each bucket one part file, "
-        "sorted by URL, so that updatedb merges bucket by bucket instead of "
-        "shuffling the crawldb. 0 chooses from the crawldb's size (about 50,000 "
+        "sorted by URL, so that updatedb (and inject and sitemap into an "
+        "existing crawldb) merges bucket by bucket instead of shuffling the "
+        "crawldb. 0 chooses from the crawldb's size (about 50,000 "
         "URLs a bucket), keeping a bucketed crawldb's count until its buckets "
         "hold four times that; else a power of two up to 65536.",
     ),
