@@ -10,7 +10,9 @@ with 30 outlinks each (seven in ten to crawldb URLs, three to new ones), as
 ``updatedb_bench.py`` makes them, written streaming and cached in ``--work``
 (``READY`` marks a complete set). Each command runs as a user runs it
 (``python -m pipelines.cli CMD ...`` on the DirectRunner) in a subprocess,
-then ``bench/scale_baseline.py CMD ...`` (plain Python, no Beam). Peak RSS is
+then ``bench/scale_baseline.py CMD ...`` (plain Python, no Beam). inject
+merges ``SEEDS`` seed URLs (half of them in the crawldb) into the crawldb
+(no baseline program). Peak RSS is
 the largest sum, sampled every 0.2 s, of the RSS of the process and all its
 descendants; CPU is the children's user + system time. With ``--bucketed``
 the commands run on the crawldb as ``beamcrawl bucketdb`` converts it (made
@@ -21,6 +23,7 @@ updatedb merges into the buckets instead of converting the whole crawldb.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -45,7 +48,9 @@ from crawllib.webpage import WebPage, new_page, schema
 
 NOW_MS = 1_700_000_000_000
 PART = "part-00000-of-00001.avro"
-COMMANDS = ("generate", "updatedb", "invertlinks", "readdb")
+COMMANDS = ("generate", "updatedb", "invertlinks", "readdb", "inject")
+SEEDS = 10_000
+"""inject's seeds: half of them crawldb URLs, half new."""
 BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scale_baseline.py")
 
 
@@ -253,9 +258,27 @@ def _commands(
         beam += [linkdb, segment]
         base += [linkdb, segment]
         return beam + flags, base, os.path.join(linkdb, "current")
+    if name == "inject":
+        seeds = _seeds(data, run)
+        beam += [crawldb, seeds, f"-Dinjector.current.time={NOW_MS}"]
+        return beam + flags, [], os.path.join(crawldb, "current")
     beam += [crawldb, "--stats", f"-Dgenerate.curTime={NOW_MS}"]
     base += [crawldb, str(NOW_MS)]
     return beam + flags, base, ""
+
+
+def _seeds(data: str, run: str) -> str:
+    """A seed file of ``SEEDS`` URLs, half the crawldb's first ones, half new."""
+    path = os.path.join(run, "seeds.txt")
+    current = os.path.join(data, "crawldb", "current")
+    first = sorted(n for n in os.listdir(current) if n.endswith(".avro"))[0]
+    with open(os.path.join(current, first), "rb") as handle:
+        reader = fastavro.reader(handle)
+        known = [page["url"] for page in itertools.islice(reader, SEEDS // 2)]
+    new = [f"http://new{n}.example.com/" for n in range(SEEDS - len(known))]
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("".join(f"{url}\n" for url in known + new))
+    return path
 
 
 def _count(result: dict[str, Any], out_dir: str) -> int:
@@ -286,6 +309,8 @@ def bench(
         not args.no_baseline
     )
     for side, which in sides:
+        if which and name == "inject":  # no baseline program for inject
+            continue
         runs = []
         for _ in range(args.repeat):
             beam, base, out_dir = _commands(name, data, run, records, flags)
