@@ -2,7 +2,10 @@
 
 :class:`IndexPages` joins the crawldb, the segments' parsed pages and the
 linkdb by URL and decides, per URL, an add or a delete
-(:mod:`crawllib.index.index`). Where they go depends on ``--format``:
+(:mod:`crawllib.index.index`); the command does the same bucket by bucket
+(:class:`~pipelines.transforms.bucketindex.BucketedIndexPages`: only the
+segments' records are sorted, the crawldb and linkdb merged as they are).
+Where they go depends on ``--format``:
 
 - ``tantivy`` (default): an embedded index in the local directory
   INDEX_DIR. The pipeline writes the actions to a scratch directory and the
@@ -25,7 +28,6 @@ from typing import Any
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.metrics.metric import Metrics
 from apache_beam.options.pipeline_options import GoogleCloudOptions
 from apache_beam.pvalue import PCollection
 from apache_beam.runners.runner import PipelineResult
@@ -33,9 +35,7 @@ from apache_beam.runners.runner import PipelineResult
 from crawllib.config import CrawlConfig, IndexConfig, step_config
 from crawllib.errors import ConfigError, CrawlDbMissingError, CrawlError
 from crawllib.index import formats as indexformats
-from crawllib.index import index as indexing
 from crawllib.index import search as searchindex
-from crawllib.index.index import IndexDocument, Outcome
 from crawllib.terminal import printable
 from crawllib.webpage import WebPage
 from pipelines.cli.index import (
@@ -56,12 +56,17 @@ from pipelines.runtime.options import (
 )
 from pipelines.storage import fs, io, partfiles, paths, versions
 from pipelines.storage.segments import PARSE, part_dirs
+from pipelines.transforms.bucketindex import (
+    NAMESPACE,
+    Action,
+    BucketedIndexPages,
+    Decider,
+    db_item,
+    fetch_item,
+)
 
-NAMESPACE = "IndexerStatus"
 _SUFFIXES = {TANTIVY: ".ndjson", SOLR: ".json", ELASTICSEARCH: ".ndjson"}
 
-Action = tuple[str, IndexDocument | None]
-"""``(url, document)`` to add or replace a document, ``(url, None)`` to delete it."""
 Inputs = (
     tuple[PCollection[WebPage], PCollection[WebPage]]
     | tuple[PCollection[WebPage], PCollection[WebPage], PCollection[WebPage]]
@@ -99,11 +104,13 @@ class IndexPages(beam.PTransform[Inputs, PCollection[Action]]):
 
 def _key_db(page: WebPage) -> tuple[str, WebPage]:
     """Keyed by URL, without what the indexer does not read (less to shuffle)."""
-    return page["url"], {**page, "text": None, "outlinks": {}, "inlinks": {}}
+    url, _, stripped = db_item(page)
+    return url, stripped
 
 
 def _key_fetch(page: WebPage) -> tuple[str, WebPage]:
-    return page["url"], {**page, "content": None, "outlinks": {}, "inlinks": {}}
+    url, _, stripped = fetch_item(page)
+    return url, stripped
 
 
 def _inlinks(page: WebPage) -> tuple[str, dict[str, str | None]]:
@@ -115,19 +122,13 @@ class _DecideFn(beam.DoFn):
         self._config = config
 
     def setup(self) -> None:
-        self._counters = {o: Metrics.counter(NAMESPACE, o.value) for o in Outcome}
+        self._decider = Decider(self._config)
 
     def process(self, joined: tuple[str, dict[str, Iterable[Any]]]) -> Iterator[Action]:
         url, groups = joined
         db = next(iter(groups["db"]), None)
         inlinks: dict[str, str | None] = next(iter(groups.get("links", ())), {})
-        fetched = indexing.latest_fetch(groups["fetch"])
-        verdict = indexing.decide(url, db, fetched, inlinks, self._config)
-        self._counters[verdict.outcome].inc()
-        if verdict.document is not None:
-            yield url, verdict.document
-        elif verdict.outcome.deletes:
-            yield url, None
+        yield from self._decider.actions(url, db, groups["fetch"], inlinks)
 
 
 class WriteIndexFiles(beam.PTransform[PCollection[Action], PCollection[str]]):
@@ -201,7 +202,9 @@ def execute(request: IndexRequest, job: Job) -> dict[str, int]:
     """Index the request's segments; returns the job's counters."""
     config, fmt, index_dir = request.config, request.format, request.index_dir
     _check_target(fmt, index_dir)
-    crawldb = versions.require(request.crawldb)
+    versions.require(request.crawldb)  # none: one line
+    crawldb = versions.current_version(request.crawldb)
+    assert crawldb is not None
     linkdb = _linkdb(request.linkdb)
     sources = part_dirs(
         list(request.segments), list(request.segment_dirs), PARSE, "index"
@@ -209,13 +212,13 @@ def execute(request: IndexRequest, job: Job) -> dict[str, int]:
     for source in sources:
         partfiles.check_parts(partfiles.parts_pattern(source))
     stores = (crawldb, sources, linkdb)
-    if fmt != TANTIVY:
-        with fs.new_output(index_dir):
-            result = _index(job, config, fmt, stores, index_dir)
-        return counters(result, NAMESPACE)
     temp = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
-    with fs.scratch(temp) as staging:
-        result = _index(job, config, fmt, stores, staging)
+    if fmt != TANTIVY:
+        with fs.new_output(index_dir), fs.scratch(temp) as runs:
+            result = _index(job, config, fmt, stores, (index_dir, runs))
+        return counters(result, NAMESPACE)
+    with fs.scratch(temp) as staging, fs.scratch(temp) as runs:
+        result = _index(job, config, fmt, stores, (staging, runs))
         searchindex.apply_actions(index_dir, read_actions(staging))
     return counters(result, NAMESPACE)
 
@@ -225,27 +228,23 @@ def _index(
     config: IndexConfig,
     fmt: str,
     stores: tuple[str, list[str], str | None],
-    out_dir: str,
+    dirs: tuple[str, str],
 ) -> PipelineResult:
-    """Index (crawldb, parsed segments, linkdb) into ``out_dir``'s part files."""
+    """Index (crawldb, parsed segments, linkdb) into part files.
+
+    ``stores`` are the crawldb's and linkdb's current version directories
+    and the segments' parse directories; ``dirs`` the part files'
+    directory and the sorted runs' scratch directory.
+    """
     crawldb, sources, linkdb = stores
+    out_dir, runs = dirs
     with progress.shown(), job.pipeline() as pipeline:
-        db = (
-            pipeline
-            | "ReadCrawlDb" >> io.ReadWebPages(crawldb)
-            | "ShowProgress" >> progress.ShowProgress("index")
-        )
-        parsed = (
+        _ = (
             pipeline
             | "ListParses" >> beam.Create([partfiles.parts_pattern(s) for s in sources])
             | "ReadParses" >> io.read_all_avro()
-        )
-        inputs: Inputs = (db, parsed)
-        if linkdb is not None:
-            inputs = (db, parsed, pipeline | "ReadLinkDb" >> io.ReadWebPages(linkdb))
-        _ = (
-            inputs
-            | "IndexPages" >> IndexPages(config)
+            | "ShowProgress" >> progress.ShowProgress("index")
+            | "IndexPages" >> BucketedIndexPages(config, crawldb, linkdb, runs)
             | "WriteIndex" >> WriteIndexFiles(out_dir, fmt, config.elastic_index)
         )
     return pipeline.result
@@ -273,7 +272,7 @@ def _linkdb(linkdb: str | None) -> str | None:
     current = versions.current_version(linkdb)
     if current is None:
         raise CrawlDbMissingError(f"no linkdb at {linkdb} (run invertlinks first)")
-    return partfiles.parts_pattern(current)
+    return current
 
 
 if __name__ == "__main__":  # as `beamcrawl index`: a user error is one line

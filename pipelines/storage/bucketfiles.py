@@ -16,6 +16,7 @@ unbucketed (:mod:`crawllib.db.buckets` has the layout itself).
 from __future__ import annotations
 
 import contextlib
+import heapq
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -136,6 +137,24 @@ def read_pages(path: str) -> Iterator[WebPage]:
     """The records of one Avro part file, in file order."""
     with fs.open_raw(path) as handle:
         yield from avroblocks.records(handle)
+
+
+def read_bucket(
+    directory: str, stored: Bucketing, bucket: int, layout: Bucketing
+) -> Iterator[WebPage]:
+    """Bucket ``bucket`` of ``layout``, sorted, from a version bucketed by ``stored``.
+
+    ``stored`` may have another count (a power of two, the same hash).
+    Fewer stored buckets: the one that holds the bucket, its other URLs
+    skipped; more: the ``stored.count / layout.count`` that split it, merged.
+    """
+    sources = layout.sources(bucket, stored)
+    streams = [read_pages(bucket_path(directory, s, stored.count)) for s in sources]
+    if stored.count < layout.count:
+        return (page for page in streams[0] if layout.bucket_of(page["url"]) == bucket)
+    if len(streams) == 1:
+        return streams[0]
+    return heapq.merge(*streams, key=lambda page: page["url"])
 
 
 def write_bucket(
