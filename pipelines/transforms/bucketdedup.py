@@ -142,7 +142,8 @@ class _MarkFn(beam.DoFn):
 
     def process(self, bucket_ranges: tuple[int, list[RunRange]]) -> Iterator[int]:
         bucket, ranges = bucket_ranges
-        joined = joined_bucket(bucket, ranges, self._layout, self._current_dir)
+        current = (self._current_dir, self._layout)  # dedup keeps the layout
+        joined = joined_bucket(bucket, ranges, self._layout, current)
         yield bucketfiles.write_bucket(
             self._new_dir, bucket, self._layout, self._marked(joined)
         )

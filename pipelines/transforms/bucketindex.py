@@ -62,7 +62,8 @@ class BucketedIndexPages(beam.PTransform[PCollection[WebPage], PCollection[Actio
         pipeline = parsed.pipeline
         crawl_layout = bucketfiles.read_layout(self._crawldb_dir)
         layout = crawl_layout or bucketfiles.next_layout(0, self._crawldb_dir)
-        link_layout = self._linkdb_dir and bucketfiles.read_layout(self._linkdb_dir)
+        linkdb = self._linkdb_dir
+        link_layout = bucketfiles.read_layout(linkdb) if linkdb is not None else None
         sorted_in = [parsed | "FetchItems" >> beam.Map(fetch_item)]
         if crawl_layout is None:
             sorted_in.append(
@@ -70,17 +71,17 @@ class BucketedIndexPages(beam.PTransform[PCollection[WebPage], PCollection[Actio
                 | "ReadCrawlDb" >> _read(self._crawldb_dir)
                 | "DbItems" >> beam.Map(db_item)
             )
-        if self._linkdb_dir is not None and link_layout is None:
+        if linkdb is not None and link_layout is None:
             sorted_in.append(
                 pipeline
-                | "ReadLinkDb" >> _read(self._linkdb_dir)
+                | "ReadLinkDb" >> _read(linkdb)
                 | "LinkItems" >> beam.Map(links_item)
             )
         decide = _DecideFn(
             self._config,
             layout,
             self._crawldb_dir if crawl_layout else None,
-            (self._linkdb_dir, link_layout) if link_layout else None,
+            (linkdb, link_layout) if linkdb is not None and link_layout else None,
         )
         return (
             tuple(sorted_in)
@@ -140,7 +141,9 @@ class _DecideFn(beam.DoFn):
         merged = heapq.merge(*streams, key=lambda item: item[0])
         for url, items in sortedruns.grouped(merged):
             db = next((value for _, kind, value in items if kind == _DB), None)
-            inlinks = next((value for _, kind, value in items if kind == _LINKS), {})
+            inlinks: dict[str, str | None] = next(
+                (value for _, kind, value in items if kind == _LINKS), {}
+            )
             fetches = [value for _, kind, value in items if kind == _FETCH]
             yield from self._decider.actions(url, db, fetches, inlinks)
 

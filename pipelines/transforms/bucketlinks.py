@@ -2,11 +2,11 @@
 
 The inlinks of the segments' parsed pages are keyed by their target, spilled
 in sorted runs by bucket (:class:`~pipelines.transforms.sortmerge.SortIntoBuckets`)
-and merged, one bucket at a time, with the current linkdb's bucket file of
-the same layout: a merge join of two sorted streams, so the linkdb is never
-shuffled and a worker holds one target's inlinks at a time. A current
-linkdb of another layout (or unbucketed) is read and sorted in with the new
-inlinks instead.
+and merged, one bucket at a time, with the current linkdb's records of
+that bucket (its bucket file, or those of another bucket count that hold
+them): a merge join of two sorted streams, so the linkdb is never shuffled
+and a worker holds one target's inlinks at a time. A current linkdb not
+bucketed is read and sorted in with the new inlinks instead.
 
 Existing targets are normalized again, as Nutch's LinkDbFilter does; one
 the normalizers now rename may belong in another bucket. So, when
@@ -80,28 +80,23 @@ class BucketedInvertLinks(
             | f"AsItems{n}" >> beam.Map(inlink_item)
             for n, pages in enumerate(parsed)
         )
-        merge_current = (
-            current is not None and bucketfiles.read_layout(current) == layout
-        )
+        stored = bucketfiles.read_layout(current) if current is not None else None
+        merged = (current, stored) if current is not None and stored else None
         pipeline = parsed[0].pipeline
-        if current is not None and not merge_current:
+        if current is not None and merged is None:
             sorted_in += (pipeline | "ReadLinkDb" >> _ReadCurrent(current, config),)
-        elif current is not None and config.normalize:
+        elif merged is not None and config.normalize:
             sorted_in += (
                 pipeline
                 | "EveryCurrentBucket" >> beam.Create(range(layout.count))
-                | "FindRenamed" >> beam.ParDo(_RenamedFn(config, current, layout)),
+                | "FindRenamed" >> beam.ParDo(_RenamedFn(config, merged, layout)),
             )
         return (
             sorted_in
             | "SortByTarget"
             >> SortIntoBuckets(layout, FileSystems.join(self._runs_dir, "links"))
             | "MergeBuckets"
-            >> beam.ParDo(
-                _MergeFn(
-                    config, current if merge_current else None, self._new_dir, layout
-                )
-            )
+            >> beam.ParDo(_MergeFn(config, merged, self._new_dir, layout))
         )
 
 
@@ -178,18 +173,18 @@ class _RenamedFn(beam.DoFn):
     """One current bucket: the inlinks of the targets the normalizers rename."""
 
     def __init__(
-        self, config: LinkDbConfig, current_dir: str, layout: Bucketing
+        self, config: LinkDbConfig, current: tuple[str, Bucketing], layout: Bucketing
     ) -> None:
         self._config = config
-        self._current_dir = current_dir
+        self._current = current
         self._layout = layout
 
     def setup(self) -> None:
         self._inverter = LinkInverter(self._config)
 
     def process(self, bucket: int) -> Iterator[Item]:
-        path = bucketfiles.bucket_path(self._current_dir, bucket, self._layout.count)
-        for record in bucketfiles.read_pages(path):
+        directory, stored = self._current
+        for record in bucketfiles.read_bucket(directory, stored, bucket, self._layout):
             target = record["url"]
             renamed = self._inverter.clean(target)
             if renamed is not None and renamed != target:
@@ -204,12 +199,12 @@ class _MergeFn(beam.DoFn):
     def __init__(
         self,
         config: LinkDbConfig,
-        current_dir: str | None,
+        current: tuple[str, Bucketing] | None,
         new_dir: str,
         layout: Bucketing,
     ) -> None:
         self._config = config
-        self._current_dir = current_dir
+        self._current = current
         self._new_dir = new_dir
         self._layout = layout
 
@@ -219,7 +214,7 @@ class _MergeFn(beam.DoFn):
     def process(self, bucket_ranges: tuple[int, list[RunRange]]) -> Iterator[int]:
         bucket, ranges = bucket_ranges
         counts: collections.Counter[str] = collections.Counter()
-        joined = joined_bucket(bucket, ranges, self._layout, self._current_dir)
+        joined = joined_bucket(bucket, ranges, self._layout, self._current)
         records = self._merged(joined, counts)
         yield bucketfiles.write_bucket(self._new_dir, bucket, self._layout, records)
         for name, count in counts.items():

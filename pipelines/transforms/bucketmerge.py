@@ -5,8 +5,9 @@
 turns the URL's new pages (seeds, sitemap entries) and its crawldb record
 into its new record. Only the new pages are sorted (by URL, into the
 buckets); each bucket of the current version, already sorted, is read as
-it is merged. A current version not bucketed by the layout (an older
-crawldb, another bucket count), or one whose URLs the caller rewrites first
+it is merged (by the new layout's buckets, if its count is another). A
+current version not bucketed (an older crawldb), or one whose URLs the
+caller rewrites first
 (``key_current``: a renamed URL may move to another bucket), is sorted in
 as well: memory is a sort buffer still, never the crawldb.
 """
@@ -70,10 +71,8 @@ class MergeIntoBuckets(beam.PTransform[PCollection[WebPage], PCollection[int]]):
         self._key_current = key_current
 
     def expand(self, new: PCollection[WebPage]) -> PCollection[int]:
-        merge_current = (
-            bucketfiles.read_layout(self._current_dir) == self._layout
-            and self._key_current is None
-        )
+        stored = bucketfiles.read_layout(self._current_dir)
+        merge_current = stored is not None and self._key_current is None
         items = new | "NewItems" >> beam.Map(lambda page: (page["url"], _NEW, page))
         sorted_in: tuple[PCollection[Item], ...] = (items,)
         if not merge_current:
@@ -96,7 +95,7 @@ class MergeIntoBuckets(beam.PTransform[PCollection[WebPage], PCollection[int]]):
             >> beam.ParDo(
                 _MergeFn(
                     self._merger,
-                    self._current_dir if merge_current else None,
+                    (self._current_dir, stored) if merge_current and stored else None,
                     self._new_dir,
                     self._layout,
                 )
@@ -110,12 +109,12 @@ class _MergeFn(beam.DoFn):
     def __init__(
         self,
         merger: PageMerger,
-        current_dir: str | None,
+        current: tuple[str, Bucketing] | None,
         new_dir: str,
         layout: Bucketing,
     ) -> None:
         self._merger = merger
-        self._current_dir = current_dir
+        self._current = current
         self._new_dir = new_dir
         self._layout = layout
 
@@ -124,7 +123,7 @@ class _MergeFn(beam.DoFn):
 
     def process(self, bucket_ranges: tuple[int, list[RunRange]]) -> Iterator[int]:
         bucket, ranges = bucket_ranges
-        joined = joined_bucket(bucket, ranges, self._layout, self._current_dir)
+        joined = joined_bucket(bucket, ranges, self._layout, self._current)
         pages = self._merged(joined)
         yield bucketfiles.write_bucket(self._new_dir, bucket, self._layout, pages)
 

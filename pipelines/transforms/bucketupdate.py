@@ -11,9 +11,11 @@ round's records only:
    old crawldb's bucket, which is already sorted: ``update_page`` per URL,
    the bucket written as it goes.
 
-A crawldb that is not bucketed yet (or bucketed by another count) is read
-whole and sorted into the new buckets along with the round's records:
-its next update converts it. Memory is a sort buffer and one URL's records;
+A crawldb bucketed by another count is read by the new buckets
+(:func:`~pipelines.storage.bucketfiles.read_bucket`: two old ones merged
+into one, or one split); one not bucketed yet is read whole and sorted
+into the new buckets along with the round's records: its next update
+converts it. Memory is a sort buffer and one URL's records;
 the crawldb is never a ``GroupByKey``'s input.
 """
 
@@ -100,9 +102,9 @@ class BucketedUpdate(beam.PTransform[Any, PCollection[int]]):
             >> SortIntoBuckets(layout, FileSystems.join(runs, "records"))
             | "ChooseAndLink" >> beam.ParDo(_ChooseAndLinkFn(self._config))
         )
-        merge_old = bucketfiles.read_layout(self._old_dir) == layout
+        stored = bucketfiles.read_layout(self._old_dir)
         sorted_in: tuple[PCollection[Item], ...] = (chosen,)
-        if not merge_old:
+        if stored is None:
             pipeline = parts[0].pipeline
             old = pipeline | "ReadOldCrawlDb" >> _ReadOld(self._old_dir)
             sorted_in = (chosen, old)
@@ -114,7 +116,7 @@ class BucketedUpdate(beam.PTransform[Any, PCollection[int]]):
                 _MergeFn(
                     self._config,
                     self._now_ms,
-                    self._old_dir if merge_old else None,
+                    (self._old_dir, stored) if stored else None,
                     self._new_dir,
                     layout,
                 )
@@ -175,20 +177,20 @@ class _MergeFn(beam.DoFn):
         self,
         config: UpdateConfig,
         now_ms: int,
-        old_dir: str | None,
+        old: tuple[str, Bucketing] | None,
         new_dir: str,
         layout: Bucketing,
     ) -> None:
         self._config = config
         self._now_ms = now_ms
-        self._old_dir = old_dir
+        self._old = old
         self._new_dir = new_dir
         self._layout = layout
 
     def process(self, bucket_ranges: tuple[int, list[RunRange]]) -> Iterator[int]:
         bucket, ranges = bucket_ranges
         counts: collections.Counter[str] = collections.Counter()
-        joined = joined_bucket(bucket, ranges, self._layout, self._old_dir)
+        joined = joined_bucket(bucket, ranges, self._layout, self._old)
         pages = self._updated(joined, counts)
         yield bucketfiles.write_bucket(self._new_dir, bucket, self._layout, pages)
         for name, count in counts.items():

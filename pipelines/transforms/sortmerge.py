@@ -164,19 +164,20 @@ def joined_bucket(
     bucket: int,
     ranges: Iterable[RunRange],
     layout: Bucketing,
-    current_dir: str | None,
+    current: tuple[str, Bucketing] | None,
 ) -> Iterator[tuple[str, WebPage | None, list[Item]]]:
     """Bucket ``bucket``'s items merge-joined with its records, URL by URL.
 
-    ``(url, the record of the version in current_dir or None, the URL's
-    items)`` for every URL of either side, in URL order; ``current_dir`` None
-    (a version not bucketed by ``layout``, its records sorted in as items):
-    the items alone.
+    ``current`` is a bucketed version (its directory and layout, which may
+    have another bucket count: :func:`~pipelines.storage.bucketfiles.read_bucket`).
+    Yields ``(url, its record there or None, its items)`` for every URL of
+    either side, in URL order; ``current`` None (a version not bucketed,
+    its records sorted in as items): the items alone.
     """
     pages: Iterable[WebPage] = ()
-    if current_dir is not None:
-        path = bucketfiles.bucket_path(current_dir, bucket, layout.count)
-        pages = bucketfiles.read_pages(path)
+    if current is not None:
+        directory, stored = current
+        pages = bucketfiles.read_bucket(directory, stored, bucket, layout)
     items = sortedruns.grouped(bucket_items(ranges))
     return sortedruns.join_sorted(pages, _page_url, items)
 

@@ -86,9 +86,9 @@ def _plain(old: list[WebPage], records: list[WebPage], out: str) -> list[WebPage
 
 
 def _bucketed(
-    old_dir: str, records: list[WebPage], out: str, tmp: str
+    old_dir: str, records: list[WebPage], out: str, tmp: str, count: int = 8
 ) -> list[WebPage]:
-    layout = Bucketing(8)
+    layout = Bucketing(count)
     with beam.Pipeline() as p:
         _ = (
             p
@@ -99,8 +99,8 @@ def _bucketed(
         )
     bucketfiles.write_layout(out, layout)
     pages = read_pages(out)
-    for bucket in range(8):  # each file holds its bucket, sorted
-        path = bucketfiles.bucket_path(out, bucket, 8)
+    for bucket in range(count):  # each file holds its bucket, sorted
+        path = bucketfiles.bucket_path(out, bucket, count)
         urls = [page["url"] for page in bucketfiles.read_pages(path)]
         assert urls == sorted(urls)
         assert {layout.bucket_of(url) for url in urls} <= {bucket}
@@ -127,3 +127,15 @@ def test_two_rounds_give_updatedbs_records(tmp_path: Path) -> None:
         str(tmp_path / "b1"), round2, str(tmp_path / "b2"), str(tmp_path / "t2")
     )
     assert bucketed2 == plain2
+
+    # the bucket count changes: the old buckets are read by the new ones'
+    # (two merged into one, then one split in four), never sorted again
+    plain = plain2
+    for n, count in enumerate([4, 16], start=3):
+        records = _segment(rng, [page["url"] for page in plain], 80, n)
+        plain = _plain(plain, records, str(tmp_path / f"plain{n}"))
+        bucketed = _bucketed(
+            str(tmp_path / f"b{n - 1}"), records, str(tmp_path / f"b{n}"),
+            str(tmp_path / f"t{n}"), count,
+        )  # fmt: skip
+        assert bucketed == plain
