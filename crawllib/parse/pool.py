@@ -201,6 +201,8 @@ class EncodedParseBatch(_Batch[EncodedParse]):
 
 _POOL_LOCK = threading.Lock()
 _POOL: tuple[int, concurrent.futures.ProcessPoolExecutor] | None = None
+_CLOSED = False
+"""Set by :func:`close_for_exit`: no pool is started again in this process."""
 _WORKER: tuple[bytes, PageParser] | None = None  # a worker's config and parser
 
 
@@ -234,22 +236,28 @@ def _submit(
 
 
 def _shared_pool(processes: int) -> concurrent.futures.ProcessPoolExecutor:
-    """The process's pool of ``processes`` workers: started, or replaced if broken."""
+    """The process's pool of ``processes`` workers: started, or replaced if broken.
+
+    After :func:`close_for_exit` it never returns: the process is ending.
+    """
     global _POOL
     with _POOL_LOCK:
-        if _POOL is not None:
-            known_processes, pool = _POOL
-            broken = getattr(pool, "_broken", False)
-            if known_processes == processes and not broken:
-                return pool
-            pool.shutdown(wait=False, cancel_futures=True)
-        pool = concurrent.futures.ProcessPoolExecutor(
-            processes,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
-        )
-        _POOL = (processes, pool)
-        return pool
+        if not _CLOSED:
+            if _POOL is not None:
+                known_processes, pool = _POOL
+                broken = getattr(pool, "_broken", False)
+                if known_processes == processes and not broken:
+                    return pool
+                pool.shutdown(wait=False, cancel_futures=True)
+            pool = concurrent.futures.ProcessPoolExecutor(
+                processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+            )
+            _POOL = (processes, pool)
+            return pool
+    threading.Event().wait()  # a thread of a job stopped halfway: until os._exit
+    raise AssertionError("unreachable")
 
 
 def shutdown_pool() -> None:
@@ -281,6 +289,20 @@ def stop_now() -> None:
     for process in list(processes.values()):
         process.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
+
+
+def close_for_exit() -> None:
+    """Stop the workers for good: the process ends next, by ``os._exit``.
+
+    A thread of an interrupted job that still parses would otherwise start
+    a new pool after the exit's clean-up ran, and its semaphores would be
+    left to multiprocessing's resource tracker, which then warns of them on
+    stderr. Such a thread now waits, until the process ends.
+    """
+    global _CLOSED
+    with _POOL_LOCK:
+        _CLOSED = True
+    stop_now()
 
 
 def _start_worker() -> None:

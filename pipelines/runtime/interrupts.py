@@ -80,6 +80,9 @@ def run_command(run: Callable[[], int], own_process: bool) -> int:
         codes.append(run())
     code = codes[0]
     if own_process and _STATE.received is not None:
+        from crawllib.parse import pool as parsepool
+
+        parsepool.close_for_exit()  # no parse workers started from here on
         with contextlib.suppress(Exception):
             atexit._run_exitfuncs()  # multiprocessing's clean-up, logging's flush
         logging.shutdown()

@@ -302,3 +302,46 @@ def test_prestarted_workers_import_a_policy_file_loaded_after_they_started(tmp_p
         assert "http://a.com/p1.html" not in out[0]["outlinks"]
     finally:
         sys.path.remove(str(tmp_path))
+
+
+_LATE_THREAD = """
+import atexit, os, sys, threading
+from crawllib.parse import pool
+
+if __name__ == "__main__":
+    pool.prestart(1)
+    if sys.argv[1] == "close":
+        pool.close_for_exit()  # what an interrupted command does, then:
+    else:  # the race it closes: the pool stopped, the exit's clean-up run
+        pool.stop_now()
+        atexit._run_exitfuncs()
+    # a thread of the job stopped halfway still parses
+    late = threading.Thread(target=pool.prestart, args=(1,), daemon=True)
+    late.start()
+    late.join(2.0)
+    print("late thread waits" if late.is_alive() else "late thread started a pool")
+    sys.stdout.flush()
+    atexit._run_exitfuncs()
+    os._exit(0)
+"""
+
+
+@pytest.mark.parametrize("how", ["close", "stop"])
+def test_after_close_for_exit_a_late_parse_starts_no_pool_to_leak(tmp_path, how):
+    script = tmp_path / "late.py"
+    script.write_text(_LATE_THREAD)
+    done = subprocess.run(
+        [sys.executable, str(script), how],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=os.getcwd(),
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
+    assert done.returncode == 0, done.stderr
+    if how == "close":
+        assert done.stdout == "late thread waits\n"
+        assert done.stderr == ""
+    else:  # without it: a new pool's semaphores, warned of by the resource tracker
+        assert done.stdout == "late thread started a pool\n"
+        assert "leaked semaphore" in done.stderr
