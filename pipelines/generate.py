@@ -10,7 +10,6 @@ against the ranking through a side input.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import sys
 import time
@@ -19,6 +18,7 @@ from collections.abc import Iterator, Sequence
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
+from apache_beam.options.pipeline_options import GoogleCloudOptions
 from apache_beam.pvalue import AsDict, PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 
@@ -53,13 +53,7 @@ from pipelines.storage.segments import (
     segment_names,
     staging_dir,
 )
-from pipelines.transforms.ranking import (
-    NAMESPACE,
-    STARVED,
-    Candidate,
-    RankCandidates,
-    rank_window,
-)
+from pipelines.transforms.ranking import NAMESPACE, Candidate, RankCandidates
 
 _LOG = logging.getLogger(__name__)
 SEGMENT_NAMESPACE = "GeneratorSegments"
@@ -80,7 +74,11 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
     Apply it to the crawldb's pages, or to ``(pages, the same pages read
     again)``: ``Emit`` then takes the second read, so no runner has to hold
     the pages until the ranking is done (the command reads the crawldb's
-    files twice, and its memory grows with ``--topN``, not with the crawldb).
+    files twice).
+
+    With ``--topN`` the candidates are ranked through sorted run files in
+    ``runs_dir``, a directory every worker can reach (default: a new local
+    temporary directory); the ranking deletes them once it has read them.
 
     The clocks default to ``generate.curTime``, else the time the transform
     is made; ``generate_time_ms`` to ``cur_time_ms``; ``batch_ids`` to
@@ -102,6 +100,7 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
         cur_time_ms: int | None = None,
         generate_time_ms: int | None = None,
         batch_ids: Sequence[str] | None = None,
+        runs_dir: str | None = None,
     ) -> None:
         super().__init__()
         config = step_config(config, GenerateConfig)
@@ -116,6 +115,7 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
         self._cur_time_ms = cur_time_ms
         self._generate_time_ms = generate_time_ms
         self._batch_ids = list(batch_ids)
+        self._runs_dir = runs_dir
 
     def expand(
         self,
@@ -126,7 +126,7 @@ class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPa
         assignments = (
             pages
             | "Select" >> beam.ParDo(_SelectFn(config, self._cur_time_ms))
-            | "Rank" >> RankCandidates(config)
+            | "Rank" >> RankCandidates(config, self._runs_dir)
         )
         emit = _EmitFn(
             config, self._cur_time_ms, self._generate_time_ms, self._batch_ids
@@ -293,18 +293,14 @@ def _run_ranked(
     stages: list[str],
     new_db: str | None,
 ) -> dict[str, int]:
-    """Run the job; again with a larger ranking window if the first one ran out."""
-    while True:
+    """Run the job, its ranking's runs in a scratch directory; the counters."""
+    temp = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
+    with fs.scratch(temp) as runs:
         result = _run_once(job, config, pattern, (cur_time_ms, generate_ms),
-                           names, stages, new_db)  # fmt: skip
-        values = counters(result, NAMESPACE)
-        if not values.pop(STARVED, 0):
-            segment_counts = counters(result, SEGMENT_NAMESPACE)
-            return {**values, **{f"segment{n}": c for n, c in segment_counts.items()}}
-        config = dataclasses.replace(config, rank_window=8 * rank_window(config))
-        _LOG.info("rank window too small, running again with %d", config.rank_window)
-        for path in [*stages, *([new_db] if new_db else [])]:
-            fs.remove_dir(path)
+                           names, stages, (new_db, runs))  # fmt: skip
+    values = counters(result, NAMESPACE)
+    segment_counts = counters(result, SEGMENT_NAMESPACE)
+    return {**values, **{f"segment{n}": c for n, c in segment_counts.items()}}
 
 
 def _run_once(
@@ -314,8 +310,10 @@ def _run_once(
     times: tuple[int, int],
     names: list[str],
     stages: list[str],
-    new_db: str | None,
+    dirs: tuple[str | None, str],
 ) -> PipelineResult:
+    """``dirs``: the new crawldb version's (None: not updated), the runs'."""
+    new_db, runs = dirs
     with progress.shown(), job.pipeline() as pipeline:
         pages = (
             pipeline
@@ -323,7 +321,8 @@ def _run_once(
             | "ShowProgress" >> progress.ShowProgress("generate")
         )
         pages_again = pipeline | "ReadCrawlDbToEmit" >> io.ReadWebPages(pattern)
-        outputs = (pages, pages_again) | "Generate" >> Generate(config, *times, names)
+        generate = Generate(config, *times, names, runs_dir=runs)
+        outputs = (pages, pages_again) | "Generate" >> generate
         for number, stage in enumerate(stages, start=1):
             _ = outputs[
                 segment_tag(number)

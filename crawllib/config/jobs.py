@@ -118,10 +118,6 @@ class GenerateConfig:
         partition: ``partition.url.mode`` and ``partition.url.seed``.
         keep_backup: ``db.preserve.backup``.
         fixed_time_ms: ``generate.curTime``, the job's clock when set.
-        rank_window: ``generate.rank.window`` (beamcrawl): how many of the best
-            candidates are ranked in one place with ``--topN``; None = twice
-            what the segments can hold. Too small a window costs a second run,
-            never a wrong result.
     """
 
     urls: UrlConfig
@@ -142,7 +138,6 @@ class GenerateConfig:
     partition: PartitionConfig = field(default_factory=PartitionConfig)
     keep_backup: bool = True
     fixed_time_ms: int | None = None
-    rank_window: int | None = None
 
     @classmethod
     def from_properties(cls, props: Properties) -> GenerateConfig:
@@ -163,7 +158,6 @@ class GenerateConfig:
             partition=PartitionConfig.from_properties(props),
             keep_backup=props.get_bool("db.preserve.backup"),
             fixed_time_ms=optional_int(props, "generate.curTime"),
-            rank_window=optional_int(props, "generate.rank.window"),
         )
 
     def check(self) -> GenerateConfig:
@@ -172,7 +166,6 @@ class GenerateConfig:
             ("--topN", 1 if self.top_n is None else self.top_n),
             ("--numFetchers", self.num_fetchers),
             ("--maxNumSegments", self.max_num_segments),
-            ("generate.rank.window", self.rank_window or 1),
         ]:
             if value <= 0:
                 raise ConfigError(f"{flag} {value} is invalid: expected 1 or more")

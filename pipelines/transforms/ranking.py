@@ -1,26 +1,31 @@
 """Generate's reduce side as Beam: candidates to (url, segment).
 
-Nutch's SelectorReducer walks one reducer's candidates from the best down;
-:class:`RankCandidates` gives the same answer over all of them while
-shuffling only light ``(-sort, url, host)`` tuples, and keeps no more
-than it must in one place (see its docstring).
+Nutch's SelectorReducer walks one reducer's candidates from the best down,
+sorted on disk by Hadoop's shuffle; :class:`RankCandidates` gives the same
+answer over all of them: light ``(-sort, url, host)`` tuples sorted in
+bounded buffers spilled to run files, then walked from the best down in
+one place, as far as the segments can hold.
 """
 
 from __future__ import annotations
 
 import collections
+import tempfile
 from collections.abc import Iterable, Iterator
 
 import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics.metric import Metrics
 from apache_beam.pvalue import AsList, PCollection
-from apache_beam.transforms.combiners import Count, Top
+from apache_beam.transforms.combiners import Count
 
 from crawllib.config import GenerateConfig
+from crawllib.db.buckets import Bucketing
 from crawllib.db.generate import SegmentAssigner, host_cap
+from crawllib.db.sortedruns import Item
+from pipelines.transforms.sortmerge import RunRange, SortIntoBuckets, bucket_items
 
 NAMESPACE = "Generator"
-STARVED = "RANKING_STARVED"
 
 Candidate = tuple[float, str, str]
 """(-sort value, url, count key): rank order is tuple order."""
@@ -32,21 +37,21 @@ class RankCandidates(
     """Candidates to (url, segment): the SelectorReducer over all fetch lists.
 
     Without ``--topN`` hosts do not interact, so each host is assigned on its
-    own. With it, the best ``rank_window(config)`` of all candidates, each
-    host keeping only those it could ever place
-    (:func:`~crawllib.db.generate.host_cap`), are gathered and one pass
-    assigns them in order. They are gathered by a combiner that cuts each
-    worker's candidates the same way (a candidate with that many better ones
-    beside it, its host's cut applied, has as many in the whole), so memory
-    grows with ``--topN`` and the number of hosts, not with the crawldb.
-    Should that pass run out before the segments are full while more
-    candidates exist, it counts ``RANKING_STARVED`` and the driver runs again
-    with a larger limit.
+    own. With it, every candidate is sorted into rank order through sorted
+    run files under ``runs_dir``, a directory every worker can reach
+    (:class:`~pipelines.transforms.sortmerge.SortIntoBuckets` with one
+    bucket), and one pass walks them
+    from the best down, each host up to what it could ever place
+    (:func:`~crawllib.db.generate.host_cap`), until the segments are full:
+    memory is a sort buffer and a count per host, whatever the crawldb's
+    size or ``--topN``. The pass deletes the run files it read; without
+    ``runs_dir`` they go to a new local temporary directory.
     """
 
-    def __init__(self, config: GenerateConfig) -> None:
+    def __init__(self, config: GenerateConfig, runs_dir: str | None = None) -> None:
         super().__init__()
         self._config = config
+        self._runs_dir = runs_dir
 
     def expand(
         self, candidates: PCollection[tuple[str, Candidate]]
@@ -61,33 +66,26 @@ class RankCandidates(
                 | "BestPerHost" >> beam.CombinePerKey(_BestFn(cap))
                 | "AssignPerHost" >> beam.FlatMap(_assign_host, config)
             )
-        limit = rank_window(config)
-        values = candidates | "Values" >> beam.Values()
-        if cap is None:
-            best = values | "Best" >> Top.Smallest(limit)
-            overflowing: list[str] | AsList = []
-        else:
-            best = values | "Best" >> beam.CombineGlobally(_CappedBestFn(cap, limit))
+        overflowing: list[str] | AsList = []
+        if cap is not None:
             overflowing = AsList(
                 candidates
                 | "CountPerHost" >> Count.PerKey()
                 | "OverCap" >> beam.FlatMap(_over_cap, cap)
             )
-        return best | "AssignInOrder" >> beam.FlatMap(
-            _assign_all, config, limit, overflowing
+        runs_dir = self._runs_dir or tempfile.mkdtemp(prefix="beamcrawl-rank-")
+        return (
+            candidates
+            | "AsRankItems" >> beam.Map(_rank_item)
+            | "SortByRank" >> SortIntoBuckets(Bucketing(1), runs_dir)
+            | "AssignInOrder" >> beam.ParDo(_AssignInOrderFn(config, cap), overflowing)
         )
 
 
-def rank_window(config: GenerateConfig) -> int:
-    """How many of the best candidates one ordered pass ranks.
-
-    ``generate.rank.window`` if set, else twice what the segments can hold:
-    enough unless host overflow skips as many candidates as it places.
-    """
-    if config.rank_window is not None:
-        return config.rank_window
-    top_n = config.top_n or 0
-    return max(2 * top_n * config.max_num_segments, 1000)
+def _rank_item(keyed: tuple[str, Candidate]) -> Item:
+    """``((-sort, url), host)``: sorted by its first part, rank order."""
+    neg_sort, url, key = keyed[1]
+    return (neg_sort, url), key
 
 
 class _BestFn(beam.CombineFn):
@@ -131,48 +129,6 @@ class _BestFn(beam.CombineFn):
         return best[: self._cap], dropped
 
 
-class _CappedBestFn(beam.CombineFn):
-    """The best ``limit`` candidates in rank order, at most ``cap`` of each host."""
-
-    def __init__(self, cap: int, limit: int) -> None:
-        self._cap = cap
-        self._limit = limit
-
-    def create_accumulator(self) -> list[Candidate]:
-        return []
-
-    def add_input(self, best: list[Candidate], candidate: Candidate) -> list[Candidate]:
-        best.append(candidate)
-        if len(best) >= 2 * self._limit:
-            best[:] = self._cut(best)
-        return best
-
-    def merge_accumulators(
-        self, accumulators: Iterable[list[Candidate]]
-    ) -> list[Candidate]:
-        merged: list[Candidate] = []
-        for best in accumulators:
-            merged.extend(best)
-            if len(merged) >= 2 * self._limit:
-                merged = self._cut(merged)
-        return merged
-
-    def extract_output(self, best: list[Candidate]) -> list[Candidate]:
-        return self._cut(best)
-
-    def _cut(self, candidates: list[Candidate]) -> list[Candidate]:
-        kept: list[Candidate] = []
-        per_host: collections.Counter[str] = collections.Counter()
-        for candidate in sorted(candidates):
-            host = candidate[2]
-            if per_host[host] < self._cap:
-                per_host[host] += 1
-                kept.append(candidate)
-                if len(kept) == self._limit:
-                    break
-        return kept
-
-
 def _over_cap(host_count: tuple[str, int], cap: int) -> Iterator[str]:
     """A host with more candidates than it can place: counted, and named."""
     host, count = host_count
@@ -203,23 +159,34 @@ def _assign_host(
     )
 
 
-def _assign_all(
-    best: list[Candidate],
-    config: GenerateConfig,
-    limit: int,
-    overflowing: Iterable[str],
-) -> Iterator[tuple[str, int]]:
-    """With topN: one ordered pass over the best candidates of all hosts.
+class _AssignInOrderFn(beam.DoFn):
+    """With topN: one pass over all the candidates, from the best down."""
 
-    ``overflowing``: the hosts already counted as over their cap.
-    """
-    assigner = SegmentAssigner(config.top_n, config.max_count, config.max_num_segments)
-    for _, url, key in best:
-        segment = assigner.assign(key)
-        if assigner.done:
-            break
-        if segment is not None:
-            yield url, segment
-    _count_overflow(assigner.skipped, len(assigner.overflowed - set(overflowing)))
-    if not assigner.done and len(best) >= limit:
-        Metrics.counter(NAMESPACE, STARVED).inc()
+    def __init__(self, config: GenerateConfig, cap: int | None) -> None:
+        self._config = config
+        self._cap = cap
+
+    def process(
+        self, bucket_ranges: tuple[int, list[RunRange]], overflowing: Iterable[str]
+    ) -> Iterator[tuple[str, int]]:
+        """``overflowing``: the hosts already counted as over their cap."""
+        _, ranges = bucket_ranges
+        config, cap = self._config, self._cap
+        assigner = SegmentAssigner(
+            config.top_n, config.max_count, config.max_num_segments
+        )
+        placed: collections.Counter[str] = collections.Counter()
+        for (_, url), key in bucket_items(ranges):
+            if cap is not None:
+                if placed[key] >= cap:  # counted by _over_cap
+                    continue
+                placed[key] += 1
+            segment = assigner.assign(key)
+            if assigner.done:
+                break
+            if segment is not None:
+                yield url, segment
+        _count_overflow(assigner.skipped, len(assigner.overflowed - set(overflowing)))
+        runs = sorted({path for path, _, _ in ranges})
+        if runs:
+            FileSystems.delete(runs)

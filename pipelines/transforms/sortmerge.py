@@ -131,7 +131,8 @@ class _SpillFn(beam.DoFn):
         self._count = 0
 
     def process(self, item: Item) -> Iterator[tuple[int, RunRange]]:
-        bucket = self._layout.bucket_of(item[0])
+        # one bucket: any sortable first part (a rank), not only a URL
+        bucket = self._layout.bucket_of(item[0]) if self._layout.count > 1 else 0
         self._buffer.setdefault(bucket, []).append(item)
         self._count += 1
         if self._count >= self._limit:

@@ -104,18 +104,6 @@ def test_nothing_selected_exits_1_and_leaves_no_segment(crawldb, tmp_path, capsy
     assert not (crawldb / ".locked").exists()
 
 
-def test_a_small_rank_window_runs_again_to_the_same_result(crawldb, tmp_path, capsys):
-    args = ["--topN", "7", "-Dgenerate.max.count=1", "--maxNumSegments", "2"]
-    wide = _generate(crawldb, tmp_path / "a", capsys, *args)[1]
-    narrow = _generate(
-        crawldb, tmp_path / "b", capsys, *args, "-Dgenerate.rank.window=2"
-    )[1]
-    assert len(wide) == len(narrow) == 2
-    for one, other in zip(wide, narrow, strict=True):
-        urls = [r["url"] for r in read_pages(os.path.join(one, "generate"))]
-        assert urls == [r["url"] for r in read_pages(os.path.join(other, "generate"))]
-
-
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -10,7 +10,6 @@ from crawllib.urls.partition import UrlPartitioner
 from crawllib.webpage import new_page
 from pipelines.generate import CRAWLDB_TAG, Generate, segment_tag
 from pipelines.runtime.options import counters
-from pipelines.transforms.ranking import STARVED
 
 NOW = 1_700_000_000_000
 CONFIG = GenerateConfig(urls=UrlConfig.from_properties(load_properties()))
@@ -109,12 +108,6 @@ def test_nutch_max_num_segments_with_top_n_fills_segments_in_order(pipeline):
         {"segment1": urls[:5], "segment2": urls[5:10]},
         batch_ids=("b1", "b2"),
     )
-
-
-def test_a_small_rank_window_is_reported_not_wrong(pipeline):
-    config = dataclasses.replace(CONFIG, top_n=4, max_count=1, rank_window=2)
-    counters = _run(pipeline, _site(), config, {})
-    assert counters[STARVED] == 1
 
 
 def test_generated_pages_carry_marks_and_partitions(pipeline):

@@ -109,15 +109,6 @@ GENERATE = (
         "when the job starts. Set it for runs that repeat exactly. `readdb "
         "--stats` uses it for its URL states.",
     ),
-    Property(
-        "generate.rank.window",
-        "",
-        OptionalInteger(label="int, or empty"),
-        "With `--topN`: how many of the best candidates are ranked in one "
-        "place; empty: twice what the segments can hold. Too small a window "
-        "costs a second pass, never a wrong result.",
-        own=True,
-    ),
 )
 
 AREAS = (("Generate and partition", GENERATE),)
