@@ -202,6 +202,8 @@ class EncodedParseBatch(_Batch[EncodedParse]):
 _POOL_LOCK = threading.Lock()
 _POOL: tuple[int, concurrent.futures.ProcessPoolExecutor] | None = None
 _CLOSED = False
+CLOSE_WAIT_S = 5.0
+"""How long :func:`close_for_exit` waits for the stopped pool to free itself."""
 """Set by :func:`close_for_exit`: no pool is started again in this process."""
 _WORKER: tuple[bytes, PageParser] | None = None  # a worker's config and parser
 
@@ -297,12 +299,20 @@ def close_for_exit() -> None:
     A thread of an interrupted job that still parses would otherwise start
     a new pool after the exit's clean-up ran, and its semaphores would be
     left to multiprocessing's resource tracker, which then warns of them on
-    stderr. Such a thread now waits, until the process ends.
+    stderr. Such a thread now waits, until the process ends. And the pool's
+    manager thread, which frees the pool's semaphores as it ends, is given
+    up to ``CLOSE_WAIT_S`` to end: ended by ``os._exit`` between a
+    semaphore's unlink and its unregistering, it would leave one the
+    tracker warns of too.
     """
     global _CLOSED
     with _POOL_LOCK:
         _CLOSED = True
+        pool = _POOL[1] if _POOL is not None else None
     stop_now()
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if isinstance(manager, threading.Thread):
+        manager.join(CLOSE_WAIT_S)
 
 
 def _start_worker() -> None:
