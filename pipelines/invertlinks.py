@@ -157,7 +157,10 @@ def _invert(
     for source in sources:
         partfiles.check_parts(partfiles.parts_pattern(source))
     current = linkdb.current_dir
-    layout = bucketfiles.next_layout(config.buckets, current)
+    if current is None:  # a new linkdb: as many buckets as its sources need
+        layout = bucketfiles.next_layout_for_new(config.buckets, sources)
+    else:
+        layout = bucketfiles.next_layout(config.buckets, current)
     with bucketfiles.sorted_runs(linkdb.new_dir) as runs, job.pipeline() as pipeline:
         parsed = tuple(
             pipeline

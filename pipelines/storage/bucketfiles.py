@@ -56,6 +56,21 @@ def bucket_path(directory: str, bucket: int, count: int) -> str:
     return FileSystems.join(directory, name)
 
 
+def next_layout_for_new(configured: int, sources: list[str]) -> Bucketing:
+    """The layout of a new linkdb inverted from ``sources`` (parse directories).
+
+    Its records are guessed from the sources' part files: one a
+    :data:`BYTES_PER_RECORD` bytes (the benchmark's segments, 30 outlinks a
+    page, make one a 106 bytes; pages with their text make fewer).
+    """
+    size = sum(
+        size
+        for source in sources
+        for _, size in partfiles.part_paths(partfiles.parts_pattern(source))
+    )
+    return choose_layout(configured, size // BYTES_PER_RECORD, None)
+
+
 def records_written(result: PipelineResult) -> int | None:
     """The records a pipeline wrote to bucket files; None if its runner cannot say."""
     return counters(result, NAMESPACE).get(WRITTEN)
@@ -137,6 +152,21 @@ def read_pages(path: str) -> Iterator[WebPage]:
     """The records of one Avro part file, in file order."""
     with fs.open_raw(path) as handle:
         yield from avroblocks.records(handle)
+
+
+MAX_SPLIT = 4
+"""At most how many new buckets :func:`readable_by` lets read one stored bucket."""
+
+
+def readable_by(stored: Bucketing | None, layout: Bucketing) -> bool:
+    """Whether merges into ``layout`` read a version bucketed by ``stored``.
+
+    With :func:`read_bucket`: the same count or fewer new buckets (each
+    stored file read once), or up to :data:`MAX_SPLIT` times more (each read
+    that many times). Else, and when the version is not bucketed, the merge
+    sorts its records in instead.
+    """
+    return stored is not None and layout.count <= stored.count * MAX_SPLIT
 
 
 def read_bucket(

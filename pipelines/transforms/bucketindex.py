@@ -64,6 +64,8 @@ class BucketedIndexPages(beam.PTransform[PCollection[WebPage], PCollection[Actio
         layout = crawl_layout or bucketfiles.next_layout(0, self._crawldb_dir)
         linkdb = self._linkdb_dir
         link_layout = bucketfiles.read_layout(linkdb) if linkdb is not None else None
+        if not bucketfiles.readable_by(link_layout, layout):
+            link_layout = None  # sorted in instead
         sorted_in = [parsed | "FetchItems" >> beam.Map(fetch_item)]
         if crawl_layout is None:
             sorted_in.append(

@@ -81,7 +81,9 @@ class BucketedInvertLinks(
             for n, pages in enumerate(parsed)
         )
         stored = bucketfiles.read_layout(current) if current is not None else None
-        merged = (current, stored) if current is not None and stored else None
+        merged = None
+        if current is not None and stored and bucketfiles.readable_by(stored, layout):
+            merged = (current, stored)
         pipeline = parsed[0].pipeline
         if current is not None and merged is None:
             sorted_in += (pipeline | "ReadLinkDb" >> _ReadCurrent(current, config),)

@@ -72,7 +72,9 @@ class MergeIntoBuckets(beam.PTransform[PCollection[WebPage], PCollection[int]]):
 
     def expand(self, new: PCollection[WebPage]) -> PCollection[int]:
         stored = bucketfiles.read_layout(self._current_dir)
-        merge_current = stored is not None and self._key_current is None
+        merge_current = (
+            bucketfiles.readable_by(stored, self._layout) and self._key_current is None
+        )
         items = new | "NewItems" >> beam.Map(lambda page: (page["url"], _NEW, page))
         sorted_in: tuple[PCollection[Item], ...] = (items,)
         if not merge_current:

@@ -103,6 +103,8 @@ class BucketedUpdate(beam.PTransform[Any, PCollection[int]]):
             | "ChooseAndLink" >> beam.ParDo(_ChooseAndLinkFn(self._config))
         )
         stored = bucketfiles.read_layout(self._old_dir)
+        if not bucketfiles.readable_by(stored, layout):
+            stored = None  # sorted in instead
         sorted_in: tuple[PCollection[Item], ...] = (chosen,)
         if stored is None:
             pipeline = parts[0].pipeline

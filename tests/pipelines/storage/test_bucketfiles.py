@@ -55,3 +55,20 @@ def test_the_layout_file_records_the_count_the_next_job_estimates_from(
     bucketfiles.write_layout(str(tmp_path), layout, 40)
     assert bucketfiles.estimated_records(str(tmp_path)) == 40 != by_size
     assert bucketfiles.read_layout(str(tmp_path)) == layout
+
+
+def test_a_version_is_read_by_another_count_up_to_four_times_more_buckets():
+    stored = Bucketing(8)
+    assert bucketfiles.readable_by(stored, Bucketing(8))
+    assert bucketfiles.readable_by(stored, Bucketing(1))  # each file read once
+    assert bucketfiles.readable_by(stored, Bucketing(32))  # each read four times
+    assert not bucketfiles.readable_by(stored, Bucketing(64))  # sorted in instead
+    assert not bucketfiles.readable_by(None, Bucketing(8))  # not bucketed
+
+
+def test_a_new_linkdb_has_as_many_buckets_as_its_sources_need(tmp_path):
+    parse = tmp_path / "s1" / "parse"
+    parse.mkdir(parents=True)
+    (parse / "part-00000-of-00001.avro").write_bytes(b"x" * (128 * 120_000))
+    assert bucketfiles.next_layout_for_new(0, [str(parse)]) == Bucketing(4)
+    assert bucketfiles.next_layout_for_new(16, [str(parse)]) == Bucketing(16)
