@@ -37,6 +37,7 @@ from pipelines.cli.generate import GenerateRequest as GenerateRequest
 from pipelines.cli.generate import generate_config as generate_config
 from pipelines.cli.generate import parser, request
 from pipelines.runtime import progress
+from pipelines.runtime.hints import NoExpandHints
 from pipelines.runtime.options import (
     Job,
     clock_ms,
@@ -65,7 +66,10 @@ def segment_tag(number: int) -> str:
     return f"segment{number}"
 
 
-class Generate(beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPage]]]):
+class Generate(
+    NoExpandHints,
+    beam.PTransform[PCollection[WebPage], dict[str, PCollection[WebPage]]],
+):
     """Crawldb pages to fetch lists: ``{"segment1": pages, ...}``.
 
     One output per segment (``segment_tag(1)`` .. ``--maxNumSegments``), and

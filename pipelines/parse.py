@@ -36,6 +36,7 @@ from crawllib.webpage import WebPage
 from pipelines.cli.parse import ParseRequest as ParseRequest
 from pipelines.cli.parse import checked_link_policy, parser, request
 from pipelines.cli.parse import parse_config as parse_config
+from pipelines.runtime.hints import NoExpandHints
 from pipelines.runtime.options import (
     Job,
     counters,
@@ -83,9 +84,10 @@ class Parse(beam.PTransform[PCollection[WebPage], PCollection[WebPage]]):
 
 
 class ParseForUpdate(
+    NoExpandHints,
     beam.PTransform[
         PCollection[WebPage], tuple[PCollection[WebPage], PCollection[WebPage]]
-    ]
+    ],
 ):
     """Fetched pages to ``(parsed, for_update)``, for a round in one pipeline.
 

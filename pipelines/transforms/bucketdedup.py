@@ -25,6 +25,7 @@ from crawllib.db.dedup import DedupConfig
 from crawllib.db.sortedruns import Item
 from crawllib.status import CrawlStatus
 from crawllib.webpage import WebPage
+from pipelines.runtime.hints import NoExpandHints
 from pipelines.storage import bucketfiles
 from pipelines.transforms.sortmerge import (
     RunRange,
@@ -37,7 +38,9 @@ NAMESPACE = "Dedup"
 MARKED = "documents_marked_duplicate"
 
 
-class BucketedDedup(beam.PTransform[PBegin | PCollection[Any], PCollection[int]]):
+class BucketedDedup(
+    NoExpandHints, beam.PTransform[PBegin | PCollection[Any], PCollection[int]]
+):
     """A bucketed crawldb version to a new one with its duplicates marked.
 
     Apply it to the pipeline, or to a PCollection that is complete once

@@ -31,6 +31,7 @@ from crawllib.db.buckets import Bucketing
 from crawllib.db.invertlinks import Inlink, InlinkSet, LinkInverter, LinkSkip
 from crawllib.db.sortedruns import Item
 from crawllib.webpage import WebPage
+from pipelines.runtime.hints import NoExpandHints
 from pipelines.storage import bucketfiles, io, partfiles
 from pipelines.transforms.sortmerge import (
     RunRange,
@@ -44,7 +45,7 @@ WRITTEN = "urls_written"
 
 
 class BucketedInvertLinks(
-    beam.PTransform[tuple[PCollection[WebPage], ...], PCollection[int]]
+    NoExpandHints, beam.PTransform[tuple[PCollection[WebPage], ...], PCollection[int]]
 ):
     """Parsed pages to the new linkdb's bucket files (``InvertLinks``'s records).
 

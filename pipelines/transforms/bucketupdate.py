@@ -42,6 +42,7 @@ from crawllib.db.updatedb import (
 )
 from crawllib.status import crawl_status_label
 from crawllib.webpage import WebPage, latest
+from pipelines.runtime.hints import NoExpandHints
 from pipelines.storage import bucketfiles, io, partfiles
 from pipelines.transforms.sortmerge import (
     RunRange,
@@ -57,7 +58,7 @@ _FETCHED, _LINK, _OLD = 0, 1, 2
 """Kinds of the items sorted in pass 2: ``(url, kind, value)``."""
 
 
-class BucketedUpdate(beam.PTransform[Any, PCollection[int]]):
+class BucketedUpdate(NoExpandHints, beam.PTransform[Any, PCollection[int]]):
     """Segment records to the new crawldb's bucket files in ``new_dir``.
 
     Apply it to the records, or to a tuple of PCollections of them (each

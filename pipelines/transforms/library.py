@@ -26,6 +26,7 @@ from pipelines.fetch import Fetch
 from pipelines.generate import Generate, segment_tag
 from pipelines.index import read_actions
 from pipelines.parse import ParseForUpdate
+from pipelines.runtime.hints import NoExpandHints
 from pipelines.runtime.options import clock_ms
 from pipelines.storage import io, partfiles, versions
 from pipelines.storage.segments import PARTS
@@ -133,7 +134,7 @@ class RoundResult(NamedTuple):
     """The processor's outputs, or None without a processor."""
 
 
-class CrawlRound(beam.PTransform[PCollection[WebPage], RoundResult]):
+class CrawlRound(NoExpandHints, beam.PTransform[PCollection[WebPage], RoundResult]):
     """Crawldb pages to the next crawldb: generate, fetch, parse, updatedb.
 
     One segment is generated (``generate.*``; ``top_n`` overrides

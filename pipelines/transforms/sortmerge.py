@@ -35,6 +35,7 @@ from crawllib.db import sortedruns
 from crawllib.db.buckets import Bucketing
 from crawllib.db.sortedruns import Item
 from crawllib.webpage import WebPage
+from pipelines.runtime.hints import NoExpandHints
 from pipelines.storage import bucketfiles, fs
 
 NAMESPACE = "SortMerge"
@@ -51,7 +52,9 @@ FIRST_RUN_ITEMS = 10_000
 """The items of a worker's first run, before it knows their size."""
 
 
-class SortIntoBuckets(beam.PTransform[Any, PCollection[tuple[int, list[RunRange]]]]):
+class SortIntoBuckets(
+    NoExpandHints, beam.PTransform[Any, PCollection[tuple[int, list[RunRange]]]]
+):
     """Items ``(url, ...)`` to ``(bucket, its run ranges)`` for every bucket.
 
     Apply it to one PCollection of items or to a tuple of several:
