@@ -56,8 +56,8 @@ from pipelines.runtime.options import (
 )
 from pipelines.storage import fs, io, partfiles, paths, versions
 from pipelines.storage.segments import PARSE, part_dirs
+from pipelines.transforms.bucketindex import NAMESPACE as NAMESPACE
 from pipelines.transforms.bucketindex import (
-    NAMESPACE,
     Action,
     BucketedIndexPages,
     Decider,

@@ -6,6 +6,7 @@ import dataclasses
 import pickle
 import random
 from pathlib import Path
+from typing import Any
 
 import apache_beam as beam
 import pytest
@@ -77,7 +78,7 @@ def _write(directory: Path, pages: list[WebPage], layout: Bucketing | None) -> s
     return str(directory)
 
 
-def _saved(actions: beam.PCollection, directory: Path) -> None:
+def _saved(actions: beam.PCollection[Any], directory: Path) -> None:
     _ = (
         actions
         | "Encode" >> beam.Map(lambda action: pickle.dumps(action).hex())
@@ -85,7 +86,7 @@ def _saved(actions: beam.PCollection, directory: Path) -> None:
     )
 
 
-def _actions(directory: Path) -> list[object]:
+def _actions(directory: Path) -> list[Any]:
     lines = [
         line
         for path in sorted(directory.glob("actions*"))
@@ -139,4 +140,4 @@ def test_the_same_actions_and_counters_as_index_pages(
     assert expected_counts["indexed (add/update)"] > 20
     assert expected_counts["skipped (not in segments)"] > 200
     if linkdb_dir is not None:  # inlinks reached the documents
-        assert any(doc and doc.anchor for _, doc in got)  # type: ignore[misc]
+        assert any(action[1] and action[1].anchor for action in got)

@@ -6,6 +6,7 @@ import dataclasses
 import random
 import struct
 from pathlib import Path
+from typing import Any
 
 import apache_beam as beam
 import pytest
@@ -61,7 +62,9 @@ def _injected(rng: random.Random, crawldb: list[WebPage]) -> list[WebPage]:
     return list(pages.values())
 
 
-def _write_current(current: Path, crawldb: list[WebPage], layout: Bucketing | None):
+def _write_current(
+    current: Path, crawldb: list[WebPage], layout: Bucketing | None
+) -> None:
     if layout is None:  # an older crawldb: one unsorted part file
         with beam.Pipeline() as p:
             _ = p | beam.Create(crawldb) | io.WriteWebPages(str(current))
@@ -87,7 +90,7 @@ def _write_current(current: Path, crawldb: list[WebPage], layout: Bucketing | No
     ids=["default", "overwrite", "update", "purge404", "normalizeall"],
 )
 def test_the_same_crawldb_as_merge_into_crawldb_in_sorted_buckets(
-    tmp_path: Path, current_layout: Bucketing | None, options: dict[str, bool]
+    tmp_path: Path, current_layout: Bucketing | None, options: dict[str, Any]
 ) -> None:
     rng = random.Random(f"{current_layout}{sorted(options)}")
     config = dataclasses.replace(CONFIG, **options)
