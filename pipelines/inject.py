@@ -337,8 +337,7 @@ def execute(request: InjectRequest, job: Job) -> dict[str, int]:
         force=request.force,
         create=True,
     ) as crawldb:
-        inject = _inject if crawldb.current_dir is None else _inject_bucketed
-        result = inject(job, config, files, crawldb, started_ms)
+        result = _inject(job, config, files, crawldb, started_ms)
     return counters(result, NAMESPACE)
 
 
@@ -349,42 +348,34 @@ def _inject(
     crawldb: versions.Replacement,
     started_ms: int,
 ) -> PipelineResult:
-    """Into a new crawldb: the pages as they come (its first updatedb buckets)."""
-    with job.pipeline() as pipeline:
-        _ = (
-            pipeline
-            | "ReadSeeds" >> ReadSeedLines(files)
-            | "Inject" >> Inject(config, started_ms)
-            | "WriteCrawlDb" >> io.WriteWebPages(crawldb.new_dir)
-        )
-    return pipeline.result
+    """Into a new crawldb: the pages as they come (its first updatedb buckets).
 
-
-def _inject_bucketed(
-    job: Job,
-    config: InjectConfig,
-    files: list[str],
-    crawldb: versions.Replacement,
-    started_ms: int,
-) -> PipelineResult:
-    """Into an existing crawldb: merged bucket by bucket (``MergeIntoBuckets``)."""
+    Into an existing one: merged bucket by bucket (``MergeIntoBuckets``).
+    """
     current_dir = crawldb.current_dir
-    assert current_dir is not None
-    layout = bucketfiles.next_layout(config.buckets, current_dir)
+    layout = None
+    if current_dir is not None:
+        layout = bucketfiles.next_layout(config.buckets, current_dir)
     with (
         bucketfiles.sorted_runs(crawldb.new_dir) as runs,
         job.pipeline() as pipeline,
     ):
-        _ = (
+        injected = (
             pipeline
             | "ReadSeeds" >> ReadSeedLines(files)
             | "Inject" >> Inject(config, started_ms)
-            | "Merge"
-            >> merge_into_buckets(config, current_dir, crawldb.new_dir, layout, runs)
         )
-    bucketfiles.write_layout(
-        crawldb.new_dir, layout, bucketfiles.records_written(pipeline.result)
-    )
+        if current_dir is None or layout is None:
+            _ = injected | "WriteCrawlDb" >> io.WriteWebPages(crawldb.new_dir)
+        else:
+            merge = merge_into_buckets(
+                config, current_dir, crawldb.new_dir, layout, runs
+            )
+            _ = injected | "Merge" >> merge
+    if layout is not None:
+        bucketfiles.write_layout(
+            crawldb.new_dir, layout, bucketfiles.records_written(pipeline.result)
+        )
     return pipeline.result
 
 
