@@ -232,6 +232,7 @@ def _run(command: str, rest: list[str]) -> int:
     except KeyboardInterrupt:  # outside the main thread: no handler of ours
         return _interrupted("SIGINT", 130)
     except Exception as exc:
+        _close_abandoned_files()
         line = error_line(command, exc)
         if line is None:
             raise
@@ -245,9 +246,17 @@ def _interrupted(signal_name: str, code: int) -> int:
     from crawllib.parse import pool as parsepool
 
     parsepool.stop_now()
+    _close_abandoned_files()
     line = jobstate.stopped_line(f"interrupted by {signal_name}")
     print(printable(line), file=sys.stderr)
     return code
+
+
+def _close_abandoned_files() -> None:
+    """Close the files a stopped job's sinks left open (none if no job ran)."""
+    sinks = sys.modules.get("pipelines.storage.io")  # not imported: no job ran
+    if sinks is not None:
+        sinks.close_abandoned_files()
 
 
 def dry_run_line(command: str, done: DryRunDone) -> str:

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
+import weakref
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -175,7 +177,43 @@ class WriteText(beam.PTransform[PCollection[str], PCollection[str]]):
         return lines | "Write" >> iobase.Write(self._sink)  # WriteToText's label
 
 
-class _LiteralTextSink(paths.LiteralSink):
+_OPEN_FILES: weakref.WeakSet[Any] = weakref.WeakSet()
+_OPEN_FILES_LOCK = threading.Lock()
+
+
+def close_abandoned_files() -> int:
+    """Close the files this process's sinks opened and no job will close; how many.
+
+    A job that fails in one sink leaves the files its other sinks had open
+    to the garbage collector (Beam drops the writer with the failed bundle):
+    on a full disk, an open file of a deleted directory holds its space. The
+    command line calls this once its job has failed or been interrupted.
+    """
+    with _OPEN_FILES_LOCK:
+        handles = list(_OPEN_FILES)
+        _OPEN_FILES.clear()
+    for handle in handles:
+        with contextlib.suppress(OSError):  # the buffer it cannot write
+            handle.close()
+    return len(handles)
+
+
+class _ClosingSink(paths.LiteralSink):
+    """A file sink whose open files :func:`close_abandoned_files` can close."""
+
+    def open(self, temp_path: str) -> Any:
+        handle = super().open(temp_path)
+        with _OPEN_FILES_LOCK:
+            _OPEN_FILES.add(handle)
+        return handle
+
+    def close(self, file_handle: Any) -> None:
+        with _OPEN_FILES_LOCK:
+            _OPEN_FILES.discard(file_handle)
+        super().close(file_handle)
+
+
+class _LiteralTextSink(_ClosingSink):
     """Beam's text sink (``WriteToText``'s), its output prefix quoted.
 
     Each line (and the header and footer, if any) is written UTF-8 encoded
@@ -223,7 +261,7 @@ SYNC_INTERVAL = 256 * 1024
 """Bytes per Avro block: bigger blocks win back some of level 1's size."""
 
 
-class _DeflateAvroSink(paths.LiteralSink):
+class _DeflateAvroSink(_ClosingSink):
     """Beam's fastavro sink (``WriteToAvro``'s) at level 1, by ISA-L if installed.
 
     Records are encoded by :mod:`crawllib.avro.encode` (fastavro's bytes, at
