@@ -23,6 +23,7 @@ updatedb merges into the buckets instead of converting the whole crawldb.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import os
@@ -44,6 +45,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from synthetic import crawldb_pages
 
+from crawllib.avro.encode import compile_encoder
 from crawllib.webpage import WebPage, new_page, schema
 
 NOW_MS = 1_700_000_000_000
@@ -159,6 +161,7 @@ def measure(command: list[str]) -> dict[str, Any]:
     not only their growth); CPU counts the command's own processes only.
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started_ms = int(time.time() * 1000)
     started = time.perf_counter()
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -182,6 +185,7 @@ def measure(command: list[str]) -> dict[str, Any]:
         sys.stderr.write(err[-3000:])
         raise SystemExit(f"{' '.join(command[:4])}... failed: {process.returncode}")
     return {"wall_s": wall, "cpu_s": cpu, "peak_rss_mb": peak[0] / 1024,
+            "started_ms": started_ms, "ended_ms": int(time.time() * 1000),
             "stdout": out, "stderr": err}  # fmt: skip
 
 
@@ -194,6 +198,39 @@ def avro_count(directory: str) -> int:
                 with open(os.path.join(root, name), "rb") as handle:
                     count += sum(b.num_records for b in fastavro.block_reader(handle))
     return count
+
+
+def avro_digest(directory: str, clock: tuple[int, int] = (0, 0)) -> str:
+    """An order-free digest of the records under ``directory``: the same
+    records, however split into files and ordered, give the same digest.
+
+    The sum, modulo 2**64, of an 8-byte BLAKE2b of each record's Avro
+    encoding (by its file's schema). What came from the job's clock is
+    masked first: a top-level number within ``clock`` (the run's start and
+    end, epoch milliseconds: updatedb dates a new URL now) is 0, and a
+    segment's name (in a generated record's marker) is ``SEGMENT``.
+    """
+    low, high = clock
+    total = 0
+    for root, _, files in os.walk(directory):
+        parent = os.path.basename(os.path.dirname(root))
+        segment = parent.encode() if re.fullmatch(r"\d{14}", parent) else None
+        for name in files:
+            if not name.endswith(".avro") or name.startswith("."):
+                continue
+            with open(os.path.join(root, name), "rb") as handle:
+                reader = fastavro.reader(handle)
+                encode = compile_encoder(reader.writer_schema)
+                for record in reader:
+                    for key, value in record.items():
+                        if type(value) is int and low <= value <= high:
+                            record[key] = 0
+                    data = encode(record)
+                    if segment:
+                        data = data.replace(segment, b"SEGMENT")
+                    hashed = hashlib.blake2b(data, digest_size=8).digest()
+                    total += int.from_bytes(hashed, "little")
+    return f"{total % 2**64:016x}"
 
 
 def _restore(data: str, run: str) -> str:
@@ -294,6 +331,7 @@ def _best(runs: list[dict[str, Any]]) -> dict[str, Any]:
     median = dict(ordered[len(ordered) // 2])
     median["peak_rss_mb"] = max(r["peak_rss_mb"] for r in runs)
     median["walls"] = [round(r["wall_s"], 2) for r in runs]
+    median["digests"] = sorted({r["digest"] for r in runs if "digest" in r})
     for key in ("stdout", "stderr"):
         median.pop(key, None)
     return median
@@ -316,9 +354,13 @@ def bench(
             beam, base, out_dir = _commands(name, data, run, records, flags)
             result = measure(base if which else beam)
             result["records"] = _count(result, out_dir)
+            if args.digest and out_dir:
+                clock = (result["started_ms"] - 1000, result["ended_ms"] + 1000)
+                result["digest"] = avro_digest(out_dir, clock)
             runs.append(result)
             print(f"  {name} {side}: {result['wall_s']:.1f} s, "
-                  f"{result['peak_rss_mb']:,.0f} MB, {result['records']:,} records",
+                  f"{result['peak_rss_mb']:,.0f} MB, {result['records']:,} records"
+                  f"{', digest ' + result['digest'] if 'digest' in result else ''}",
                   file=sys.stderr, flush=True)  # fmt: skip
         row[side] = _best(runs)
     return row
@@ -369,6 +411,11 @@ def main() -> None:
         "--bucketed", action="store_true",
         help="run on the crawldb as bucketdb converts it (a crawl's steady "
         "state) instead of the legacy single-file one",
+    )  # fmt: skip
+    parser.add_argument(
+        "--digest", action="store_true",
+        help="also print an order-free digest of each run's output records "
+        "(the same records on two runners give the same digest)",
     )  # fmt: skip
     args, flags = parser.parse_known_args()
     names = [n for n in args.commands.split(",") if n]
