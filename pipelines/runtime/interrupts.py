@@ -18,8 +18,12 @@ meanwhile is raised when it is done.
 An exception raised where Python only prints it ("Exception ignored in":
 in a ``__del__``, a weakref callback, the import machinery's own callbacks)
 would be lost, and the command would run on. A signal that comes there is
-delivered again a moment later (:data:`RETRY_S`); a step that starts
-(:func:`checkpoint`) raises one that was lost all the same.
+delivered again a moment later (:data:`RETRY_S`): where the handler can see
+it (the frames say so) it waits without raising; anywhere else (a weakref
+callback of any library's, run by the garbage collector) the dropped
+``Interrupted`` reaches ``sys.unraisablehook``, which prints nothing and
+sends the signal again. A step that starts (:func:`checkpoint`) raises one
+that was lost all the same.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ class _State:
     raised: bool = False
     deferring: int = 0
     retrying: bool = False
+    last_raised: Interrupted | None = None
 
 
 _STATE = _State()
@@ -104,8 +109,10 @@ def handled(after: Any = None) -> Iterator[None]:
         yield
         return
     previous = {signum: signal.getsignal(signum) for signum in SIGNALS}
+    previous_hook = sys.unraisablehook
     _STATE.active, _STATE.received, _STATE.raised = True, None, False
     _STATE.retrying = False
+    sys.unraisablehook = _unraisable_hook(previous_hook)
     for signum in SIGNALS:
         signal.signal(signum, _on_signal)
     try:
@@ -113,7 +120,8 @@ def handled(after: Any = None) -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler if after is None else after)
-        _STATE.active = False
+        sys.unraisablehook = previous_hook
+        _STATE.active, _STATE.last_raised = False, None
 
 
 def checkpoint() -> None:
@@ -157,13 +165,35 @@ def _on_signal(signum: int, frame: FrameType | None) -> Any:
     if _STATE.deferring:
         return
     if _would_be_dropped(frame):
-        _STATE.retrying = True
-        retry = threading.Timer(RETRY_S, _deliver_again, (signum,))
-        retry.daemon = True
-        retry.start()
+        _deliver_later(signum)
         return
     _STATE.raised = True
-    raise Interrupted.by(signum)
+    _STATE.last_raised = Interrupted.by(signum)
+    raise _STATE.last_raised
+
+
+def _unraisable_hook(previous: Callable[[Any], object]) -> Callable[[Any], None]:
+    """A hook that takes a dropped ``Interrupted`` as a signal to send again.
+
+    Anything else goes to ``previous`` (printed, as Python does).
+    """
+
+    def hook(unraisable: Any) -> None:
+        dropped = _STATE.last_raised
+        if dropped is not None and unraisable.exc_value is dropped and _STATE.active:
+            _STATE.raised, _STATE.last_raised = False, None
+            _deliver_later(dropped.signum)
+            return
+        previous(unraisable)
+
+    return hook
+
+
+def _deliver_later(signum: int) -> None:
+    _STATE.retrying = True
+    retry = threading.Timer(RETRY_S, _deliver_again, (signum,))
+    retry.daemon = True
+    retry.start()
 
 
 def _would_be_dropped(frame: FrameType | None) -> bool:

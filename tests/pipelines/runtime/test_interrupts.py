@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 
 import pytest
 
@@ -110,6 +111,34 @@ def test_a_signal_that_comes_where_it_would_be_dropped_is_raised_after():
         _drop_and_wait()
     assert raised.value.signum == signal.SIGTERM
     assert time.monotonic() - started < 20
+
+
+def _signal_from_a_weakref_callback(ref: object) -> None:
+    os.kill(os.getpid(), signal.SIGTERM)
+    for _ in range(10_000):  # the handler runs here, in the callback
+        pass
+
+
+class _Referent:
+    pass
+
+
+def _release_and_wait(held: list[_Referent]) -> None:
+    held.clear()  # the callback runs at once
+    time.sleep(30)  # delivered again: raised here
+
+
+def test_a_signal_in_any_weakref_callback_is_raised_after_and_prints_nothing(capfd):
+    """The garbage collector runs a library's callback (CI saw WeakKeyDictionary's)."""
+    held = [_Referent()]
+    ref = weakref.ref(held[0], _signal_from_a_weakref_callback)
+    started = time.monotonic()
+    with interrupts.handled(), pytest.raises(Interrupted) as raised:
+        _release_and_wait(held)
+    assert raised.value.signum == signal.SIGTERM
+    assert time.monotonic() - started < 20
+    assert ref() is None
+    assert "Traceback" not in capfd.readouterr().err
 
 
 _COMMAND = """
