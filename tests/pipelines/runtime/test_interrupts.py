@@ -91,13 +91,18 @@ def test_the_line_names_the_step_the_state_and_the_command():
     )
 
 
+def _sigterm_and_spin() -> None:
+    """Sends SIGTERM; the handler runs in the loop, below the caller."""
+    os.kill(os.getpid(), signal.SIGTERM)
+    for _ in range(10_000):
+        pass
+
+
 class _SignalsItselfWhenDropped:
     """Sends SIGTERM from ``__del__``, where Python drops what is raised."""
 
     def __del__(self) -> None:
-        os.kill(os.getpid(), signal.SIGTERM)
-        for _ in range(10_000):  # the handler runs here, still in __del__
-            pass
+        _sigterm_and_spin()
 
 
 def _drop_and_wait() -> None:
@@ -114,9 +119,7 @@ def test_a_signal_that_comes_where_it_would_be_dropped_is_raised_after():
 
 
 def _signal_from_a_weakref_callback(ref: object) -> None:
-    os.kill(os.getpid(), signal.SIGTERM)
-    for _ in range(10_000):  # the handler runs here, in the callback
-        pass
+    _sigterm_and_spin()
 
 
 class _Referent:
