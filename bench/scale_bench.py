@@ -159,6 +159,8 @@ def measure(command: list[str]) -> dict[str, Any]:
 
     The peak includes the trees of ``WATCHED`` (their whole RSS at the time,
     not only their growth); CPU counts the command's own processes only.
+    ``rss_timeline`` is ``[seconds since start, tree RSS MB]`` once a second
+    (where in a run its memory peaks), ``peak_at_s`` when it peaked.
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started_ms = int(time.time() * 1000)
@@ -166,12 +168,17 @@ def measure(command: list[str]) -> dict[str, Any]:
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    peak = [0]
+    peak, peak_at = [0], [0.0]
+    timeline: list[list[float]] = []
 
     def sample() -> None:
         while process.poll() is None:
             rss = _tree_rss_kb(process.pid) + sum(map(_tree_rss_kb, WATCHED))
-            peak[0] = max(peak[0], rss)
+            elapsed = time.perf_counter() - started
+            if rss > peak[0]:
+                peak[0], peak_at[0] = rss, elapsed
+            if not timeline or elapsed - timeline[-1][0] >= 1.0:
+                timeline.append([round(elapsed, 1), round(rss / 1024)])
             time.sleep(0.2)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -185,6 +192,7 @@ def measure(command: list[str]) -> dict[str, Any]:
         sys.stderr.write(err[-3000:])
         raise SystemExit(f"{' '.join(command[:4])}... failed: {process.returncode}")
     return {"wall_s": wall, "cpu_s": cpu, "peak_rss_mb": peak[0] / 1024,
+            "peak_at_s": round(peak_at[0], 1), "rss_timeline": timeline,
             "started_ms": started_ms, "ended_ms": int(time.time() * 1000),
             "stdout": out, "stderr": err}  # fmt: skip
 
@@ -265,7 +273,8 @@ def make_bucketed(data: str, flags: list[str]) -> tuple[str, dict[str, Any] | No
     with open(os.path.join(bucketed, "READY"), "w", encoding="utf-8") as marker:
         marker.write(json.dumps(result) + "\n")
     print(f"  bucketdb beamcrawl: {result['wall_s']:.1f} s, "
-          f"{result['peak_rss_mb']:,.0f} MB, {result['records']:,} records",
+          f"{result['peak_rss_mb']:,.0f} MB (at {result['peak_at_s']:.0f} s), "
+                  f"{result['records']:,} records",
           file=sys.stderr, flush=True)  # fmt: skip
     return bucketed, result
 
@@ -359,7 +368,8 @@ def bench(
                 result["digest"] = avro_digest(out_dir, clock)
             runs.append(result)
             print(f"  {name} {side}: {result['wall_s']:.1f} s, "
-                  f"{result['peak_rss_mb']:,.0f} MB, {result['records']:,} records"
+                  f"{result['peak_rss_mb']:,.0f} MB (at {result['peak_at_s']:.0f} s), "
+                  f"{result['records']:,} records"
                   f"{', digest ' + result['digest'] if 'digest' in result else ''}",
                   file=sys.stderr, flush=True)  # fmt: skip
         row[side] = _best(runs)
