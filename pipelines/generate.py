@@ -5,7 +5,8 @@ and assigns segments under ``--topN``, ``generate.max.count`` and
 ``--maxNumSegments`` (``Rank``), and writes each selected page with its
 generate mark and fetch-list partition (``Emit``). Only light
 ``(sort, url, host)`` tuples are shuffled; the pages themselves are matched
-against the ranking through a side input.
+against the ranking through a side input, or, from a bucketed crawldb,
+bucket by bucket in a merge join with the sorted assignments.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -23,6 +25,7 @@ from apache_beam.pvalue import AsDict, PCollection, TaggedOutput
 from apache_beam.runners.runner import PipelineResult
 
 from crawllib.config import CrawlConfig, GenerateConfig, step_config
+from crawllib.db.buckets import Bucketing
 from crawllib.db.generate import (
     GenerateSkip,
     Selector,
@@ -47,7 +50,7 @@ from pipelines.runtime.options import (
     parse_job_args,
 )
 from pipelines.runtime.tagged import Tagged
-from pipelines.storage import fs, io, versions
+from pipelines.storage import bucketfiles, fs, io, versions
 from pipelines.storage.segments import (
     GENERATE,
     install_segment,
@@ -55,6 +58,7 @@ from pipelines.storage.segments import (
     staging_dir,
 )
 from pipelines.transforms.ranking import NAMESPACE, Candidate, RankCandidates
+from pipelines.transforms.sortmerge import RunRange, SortIntoBuckets, joined_bucket
 
 _LOG = logging.getLogger(__name__)
 SEGMENT_NAMESPACE = "GeneratorSegments"
@@ -84,6 +88,15 @@ class Generate(
     ``runs_dir``, a directory every worker can reach (default: a new local
     temporary directory); the ranking deletes them once it has read them.
 
+    ``bucketed``: the directory and layout of the crawldb version the pages
+    are read from, when it is bucketed (``beamcrawl bucketdb``). ``Emit``
+    then sorts the assignments into its buckets (runs in ``runs_dir``,
+    needed; delete it after the job) and merge-joins each with the bucket's
+    file, which it reads itself: no side input, and no stream of every
+    crawldb record from one stage to the next (a side input starts a new
+    stage on a portable runner, and on Flink a read that outruns it is held
+    in the Python worker's memory). Apply it to the pages alone.
+
     The clocks default to ``generate.curTime``, else the time the transform
     is made; ``generate_time_ms`` to ``cur_time_ms``; ``batch_ids`` to
     segment names (``yyyyMMddHHmmss``) from ``generate_time_ms``.
@@ -105,8 +118,11 @@ class Generate(
         generate_time_ms: int | None = None,
         batch_ids: Sequence[str] | None = None,
         runs_dir: str | None = None,
+        bucketed: tuple[str, Bucketing] | None = None,
     ) -> None:
         super().__init__()
+        if bucketed is not None and runs_dir is None:
+            raise ValueError("a bucketed crawldb's Emit needs a runs_dir")
         config = step_config(config, GenerateConfig)
         cur_time_ms = clock_ms(config.fixed_time_ms, cur_time_ms)
         if generate_time_ms is None:
@@ -120,6 +136,7 @@ class Generate(
         self._generate_time_ms = generate_time_ms
         self._batch_ids = list(batch_ids)
         self._runs_dir = runs_dir
+        self._emit_from = (bucketed, runs_dir) if bucketed and runs_dir else None
 
     def expand(
         self,
@@ -132,15 +149,27 @@ class Generate(
             | "Select" >> beam.ParDo(_SelectFn(config, self._cur_time_ms))
             | "Rank" >> RankCandidates(config, self._runs_dir)
         )
-        emit = _EmitFn(
-            config, self._cur_time_ms, self._generate_time_ms, self._batch_ids
+        emitter_args = (
+            config,
+            self._cur_time_ms,
+            self._generate_time_ms,
+            self._batch_ids,
         )
         tags = [segment_tag(n) for n in range(1, config.max_num_segments + 1)]
         if config.update_crawldb:
             tags.append(CRAWLDB_TAG)
-        outputs = pages_again | "Emit" >> beam.ParDo(
-            emit, AsDict(assignments)
-        ).with_outputs(*tags)
+        if self._emit_from is not None:
+            crawldb, runs_dir = self._emit_from
+            outputs = (
+                assignments
+                | "SortForEmit" >> SortIntoBuckets(crawldb[1], runs_dir)
+                | "Emit"
+                >> beam.ParDo(_EmitBucketFn(crawldb, *emitter_args)).with_outputs(*tags)
+            )
+        else:
+            outputs = pages_again | "Emit" >> beam.ParDo(
+                _EmitFn(*emitter_args), AsDict(assignments)
+            ).with_outputs(*tags)
         return {tag: outputs[tag] for tag in tags}
 
 
@@ -183,7 +212,7 @@ class _SelectFn(beam.DoFn):
         yield key, (neg_sort, url, key)
 
 
-class _EmitFn(beam.DoFn):
+class _Emitter(beam.DoFn):
     """Selected pages to their segment's output, with marks and partition."""
 
     generated = Metrics.counter(NAMESPACE, "GENERATED")
@@ -209,8 +238,8 @@ class _EmitFn(beam.DoFn):
             for n in range(1, config.max_num_segments + 1)
         ]
 
-    def process(self, page: WebPage, assignments: dict[str, int]) -> Iterator[Tagged]:
-        segment = assignments.get(page["url"])
+    def _emit(self, page: WebPage, segment: int | None) -> Iterator[Tagged]:
+        """``page`` to its outputs; ``segment`` None: not selected."""
         if self._config.update_crawldb:
             updated = (
                 page
@@ -235,6 +264,28 @@ class _EmitFn(beam.DoFn):
                 partition,
             ),
         )
+
+
+class _EmitFn(_Emitter):
+    """Each crawldb page, matched with the assignments (a side input)."""
+
+    def process(self, page: WebPage, assignments: dict[str, int]) -> Iterator[Tagged]:
+        yield from self._emit(page, assignments.get(page["url"]))
+
+
+class _EmitBucketFn(_Emitter):
+    """One bucket of a bucketed crawldb, merge-joined with its sorted assignments."""
+
+    def __init__(self, crawldb: tuple[str, Bucketing], *emitter_args: Any) -> None:
+        super().__init__(*emitter_args)
+        self._crawldb = crawldb
+
+    def process(self, bucket_ranges: tuple[int, list[RunRange]]) -> Iterator[Tagged]:
+        bucket, ranges = bucket_ranges
+        layout = self._crawldb[1]
+        for _, page, items in joined_bucket(bucket, ranges, layout, self._crawldb):
+            if page is not None:  # an assignment is always of a crawldb URL
+                yield from self._emit(page, items[0][1] if items else None)
 
 
 NOTHING_SELECTED = 1
@@ -271,12 +322,13 @@ def execute(request: GenerateRequest, job: Job) -> tuple[list[str], dict[str, in
     cur_time_ms = generate_ms + request.add_days * 86_400_000
     with versions.locked(crawldb, force=request.force):
         pattern = versions.require(crawldb)  # read under the lock
+        bucketed = _bucketed(crawldb)
         names = segment_names(segments_dir, generate_ms, config.max_num_segments)
         stages = [staging_dir(segments_dir, name) for name in names]
         new_db = versions.new_version_dir(crawldb) if config.update_crawldb else None
         try:
-            values = _run_ranked(job, config, pattern, cur_time_ms, generate_ms,
-                                 names, stages, new_db)  # fmt: skip
+            values = _run_ranked(job, config, (pattern, bucketed), cur_time_ms,
+                                 generate_ms, names, stages, new_db)  # fmt: skip
             written = _install(segments_dir, names, stages, values)
             if written and new_db is not None:
                 versions.publish(crawldb, new_db, keep_backup=config.keep_backup)
@@ -287,10 +339,17 @@ def execute(request: GenerateRequest, job: Job) -> tuple[list[str], dict[str, in
     return written, values
 
 
+def _bucketed(crawldb: str) -> tuple[str, Bucketing] | None:
+    """The current version's directory and layout, if it is bucketed."""
+    current = versions.current_version(crawldb)
+    layout = bucketfiles.read_layout(current) if current else None
+    return (current, layout) if current and layout else None
+
+
 def _run_ranked(
     job: Job,
     config: GenerateConfig,
-    pattern: str,
+    source: tuple[str, tuple[str, Bucketing] | None],
     cur_time_ms: int,
     generate_ms: int,
     names: list[str],
@@ -300,7 +359,7 @@ def _run_ranked(
     """Run the job, its ranking's runs in a scratch directory; the counters."""
     temp = job.pipeline_options().view_as(GoogleCloudOptions).temp_location
     with fs.scratch(temp) as runs:
-        result = _run_once(job, config, pattern, (cur_time_ms, generate_ms),
+        result = _run_once(job, config, source, (cur_time_ms, generate_ms),
                            names, stages, (new_db, runs))  # fmt: skip
     values = counters(result, NAMESPACE)
     segment_counts = counters(result, SEGMENT_NAMESPACE)
@@ -310,23 +369,31 @@ def _run_ranked(
 def _run_once(
     job: Job,
     config: GenerateConfig,
-    pattern: str,
+    source: tuple[str, tuple[str, Bucketing] | None],
     times: tuple[int, int],
     names: list[str],
     stages: list[str],
     dirs: tuple[str | None, str],
 ) -> PipelineResult:
-    """``dirs``: the new crawldb version's (None: not updated), the runs'."""
-    new_db, runs = dirs
+    """One generate job; returns its result.
+
+    ``source``: the crawldb's files and, if bucketed, its version's directory
+    and layout; ``dirs``: the new crawldb version's (None: not updated), the
+    runs'.
+    """
+    (pattern, bucketed), (new_db, runs) = source, dirs
     with progress.shown(), job.pipeline() as pipeline:
         pages = (
             pipeline
             | "ReadCrawlDb" >> io.ReadWebPages(pattern)
             | "ShowProgress" >> progress.ShowProgress("generate")
         )
-        pages_again = pipeline | "ReadCrawlDbToEmit" >> io.ReadWebPages(pattern)
-        generate = Generate(config, *times, names, runs_dir=runs)
-        outputs = (pages, pages_again) | "Generate" >> generate
+        generate = Generate(config, *times, names, runs_dir=runs, bucketed=bucketed)
+        if bucketed is None:  # Emit reads the crawldb again, matched to a side input
+            pages_again = pipeline | "ReadCrawlDbToEmit" >> io.ReadWebPages(pattern)
+            outputs = (pages, pages_again) | "Generate" >> generate
+        else:
+            outputs = pages | "Generate" >> generate
         for number, stage in enumerate(stages, start=1):
             _ = outputs[
                 segment_tag(number)

@@ -233,12 +233,22 @@ def _write_conf(rest_port: int, rpc_port: int) -> None:
         "taskmanager.bind-host": HOST,
         "taskmanager.host": HOST,
         "taskmanager.numberOfTaskSlots": SLOTS,
-        "taskmanager.memory.process.size": "3072m",
+        # Beam's runner holds up to 100 messages of a Python worker's output
+        # per running stage (BeamFnDataInboundObserver's queue) and the
+        # Python SDK sends 10 MB messages: a stage whose output outruns the
+        # next one holds up to 1 GB of task heap, whatever the crawldb's size
+        # (a 10M-URL generate ran out of the 765 MB a 3 GB TaskManager has);
+        # one such stream per slot, and the rest as it was
+        "taskmanager.memory.task.heap.size": "2560m",
+        "taskmanager.memory.managed.size": "640m",
+        # an OutOfMemoryError ends the TaskManager and so fails the job in
+        # seconds; Flink's default logs it and the job hangs, its stages
+        # waiting for a thread that died
+        "taskmanager.jvm-exit-on-oom": True,
         # Beam's Fn API (gRPC over netty) streams elements to the Python
         # workers through direct buffers: Flink's default of no task
         # off-heap memory ends a 10,000-page fetch in "Direct buffer memory"
         "taskmanager.memory.task.off-heap.size": "512m",
-        "taskmanager.memory.managed.fraction": 0.25,
         # a job of many shuffles (generate, readseg --dump) runs many blocking
         # partitions at once, each taking sort-shuffle's minimum of buffers:
         # more network memory than Flink's default 64 MB, a smaller minimum
