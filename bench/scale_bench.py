@@ -274,7 +274,7 @@ def make_bucketed(data: str, flags: list[str]) -> tuple[str, dict[str, Any] | No
         marker.write(json.dumps(result) + "\n")
     print(f"  bucketdb beamcrawl: {result['wall_s']:.1f} s, "
           f"{result['peak_rss_mb']:,.0f} MB (at {result['peak_at_s']:.0f} s), "
-                  f"{result['records']:,} records",
+          f"{result['records']:,} records",
           file=sys.stderr, flush=True)  # fmt: skip
     return bucketed, result
 

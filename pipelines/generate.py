@@ -136,7 +136,7 @@ class Generate(
         self._generate_time_ms = generate_time_ms
         self._batch_ids = list(batch_ids)
         self._runs_dir = runs_dir
-        self._emit_from = (bucketed, runs_dir) if bucketed and runs_dir else None
+        self._bucketed = bucketed
 
     def expand(
         self,
@@ -158,13 +158,14 @@ class Generate(
         tags = [segment_tag(n) for n in range(1, config.max_num_segments + 1)]
         if config.update_crawldb:
             tags.append(CRAWLDB_TAG)
-        if self._emit_from is not None:
-            crawldb, runs_dir = self._emit_from
+        if self._bucketed is not None and self._runs_dir is not None:
             outputs = (
                 assignments
-                | "SortForEmit" >> SortIntoBuckets(crawldb[1], runs_dir)
+                | "SortForEmit" >> SortIntoBuckets(self._bucketed[1], self._runs_dir)
                 | "Emit"
-                >> beam.ParDo(_EmitBucketFn(crawldb, *emitter_args)).with_outputs(*tags)
+                >> beam.ParDo(
+                    _EmitBucketFn(self._bucketed, *emitter_args)
+                ).with_outputs(*tags)
             )
         else:
             outputs = pages_again | "Emit" >> beam.ParDo(
