@@ -21,7 +21,7 @@ import pickle
 import struct
 import zlib
 from collections.abc import Iterable, Iterator
-from typing import IO, Any, TypeVar
+from typing import IO, Any, Protocol, TypeVar
 
 Item = tuple[Any, ...]
 """A record of a run: ``(url, ...)``."""
@@ -34,6 +34,14 @@ _FRAME_HEAD = struct.Struct(">II")
 
 FRAME_ITEMS = 2_000
 """Items per frame: the unit a reader decompresses at once."""
+
+
+class ReadableStream(Protocol):
+    """What :func:`read_range` reads: a file, ``io.BytesIO``, or a lazy range reader."""
+
+    def seek(self, offset: int, whence: int = ..., /) -> int: ...
+
+    def read(self, size: int = ..., /) -> bytes: ...
 
 
 class RunFormatError(ValueError):
@@ -71,7 +79,7 @@ def spill(
     return ranges
 
 
-def read_range(stream: IO[bytes], start: int, end: int) -> Iterator[Item]:
+def read_range(stream: ReadableStream, start: int, end: int) -> Iterator[Item]:
     """The items :func:`spill` wrote in ``[start, end)`` of ``stream``, in order.
 
     Raises:

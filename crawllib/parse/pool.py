@@ -202,9 +202,9 @@ class EncodedParseBatch(_Batch[EncodedParse]):
 _POOL_LOCK = threading.Lock()
 _POOL: tuple[int, concurrent.futures.ProcessPoolExecutor] | None = None
 _CLOSED = False
-CLOSE_WAIT_S = 5.0
-"""How long :func:`close_for_exit` waits for the stopped pool to free itself."""
 """Set by :func:`close_for_exit`: no pool is started again in this process."""
+CLOSE_WAIT_S = 5.0
+"""How long :func:`close_for_exit` waits for the stopped pool's manager thread."""
 _WORKER: tuple[bytes, PageParser] | None = None  # a worker's config and parser
 
 
@@ -274,17 +274,42 @@ def shutdown_pool() -> None:
 atexit.register(shutdown_pool)
 
 
+class _Stopped(NamedTuple):
+    """A pool :func:`stop_now` stopped, and what its shutdown let go of."""
+
+    pool: concurrent.futures.ProcessPoolExecutor
+    manager: Any  # its manager thread, which frees the queues as it ends
+    queues: tuple[Any, Any]  # the call and result queues, with the semaphores
+
+
+_STOPPED: list[_Stopped] = []
+"""The pool stopped last (all of them once closed), kept until the next stop."""
+
+
 def stop_now() -> None:
     """Stop the worker processes at once, dropping what they parse (an interrupt).
 
     :func:`shutdown_pool`, which runs at exit, would wait for each chunk
     being parsed. They are started again when needed.
+
+    The stopped pool is kept (``_STOPPED``) until the next stop, so that it
+    is not freed by whichever thread lets go of it last: see
+    :func:`close_for_exit`.
     """
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
             return
         pool, _POOL = _POOL[1], None
+        if not _CLOSED:
+            _STOPPED.clear()
+        queues = (
+            getattr(pool, "_call_queue", None),
+            getattr(pool, "_result_queue", None),
+        )
+        # read before the shutdown, which clears them from the pool
+        manager = getattr(pool, "_executor_manager_thread", None)
+        _STOPPED.append(_Stopped(pool, manager, queues))
     processes: dict[int, multiprocessing.process.BaseProcess] = (
         getattr(pool, "_processes", None) or {}
     )
@@ -299,20 +324,25 @@ def close_for_exit() -> None:
     A thread of an interrupted job that still parses would otherwise start
     a new pool after the exit's clean-up ran, and its semaphores would be
     left to multiprocessing's resource tracker, which then warns of them on
-    stderr. Such a thread now waits, until the process ends. And the pool's
-    manager thread, which frees the pool's semaphores as it ends, is given
-    up to ``CLOSE_WAIT_S`` to end: ended by ``os._exit`` between a
-    semaphore's unlink and its unregistering, it would leave one the
-    tracker warns of too.
+    stderr. Such a thread now waits, until the process ends.
+
+    The stopped pools (this one's, or the interrupt's :func:`stop_now`)
+    stay kept until then, so their semaphores are freed by the exit's
+    clean-up, in the thread that runs it, and by no other: a semaphore freed
+    by another thread (the last reference dropped, or a garbage collection)
+    could be cut off by ``os._exit`` between its unlink and its
+    unregistering, which the tracker warns of too. Their manager threads
+    are given up to ``CLOSE_WAIT_S`` to end first.
     """
     global _CLOSED
     with _POOL_LOCK:
         _CLOSED = True
-        pool = _POOL[1] if _POOL is not None else None
     stop_now()
-    manager = getattr(pool, "_executor_manager_thread", None)
-    if isinstance(manager, threading.Thread):
-        manager.join(CLOSE_WAIT_S)
+    with _POOL_LOCK:
+        managers = [stopped.manager for stopped in _STOPPED]
+    for manager in managers:
+        if isinstance(manager, threading.Thread):
+            manager.join(CLOSE_WAIT_S)
 
 
 def _start_worker() -> None:

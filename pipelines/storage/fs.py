@@ -10,6 +10,7 @@ quotes literal directories), so each works on an object store as on disk.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import secrets
 import tempfile
@@ -115,6 +116,64 @@ def read_range(path: str, start: int, end: int) -> bytes:
             chunks.append(bytes(chunk))
             size -= len(chunk)
     return b"".join(chunks)
+
+
+class RangeReader(io.BufferedIOBase):
+    """Bytes ``[start, end)`` of ``path`` as a stream of their own, read lazily.
+
+    Position 0 is ``start``. Each fetch is one :func:`read_range` of
+    ``chunk_bytes`` (or of the read asked for, if larger), so a reader
+    holds about one chunk however long the range, and an object store gets
+    exact range requests, one per chunk.
+    """
+
+    def __init__(self, path: str, start: int, end: int, chunk_bytes: int) -> None:
+        super().__init__()
+        self._path = path
+        self._start = start
+        self._size = max(end - start, 0)
+        self._chunk_bytes = max(chunk_bytes, 1)
+        self._position = 0
+        self._chunk = b""
+        self._chunk_at = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: self._size}
+        self._position = max(base[whence] + offset, 0)
+        return self._position
+
+    def read(self, size: int | None = -1) -> bytes:
+        left = max(self._size - self._position, 0)
+        wanted = left if size is None or size < 0 else min(size, left)
+        pieces = []
+        while wanted > 0:
+            within = self._position - self._chunk_at
+            if not 0 <= within < len(self._chunk):
+                self._fetch(wanted)
+                within = 0
+                if not self._chunk:
+                    break  # the file is shorter than the range
+            piece = self._chunk[within : within + wanted]
+            pieces.append(piece)
+            self._position += len(piece)
+            wanted -= len(piece)
+        return b"".join(pieces)
+
+    def _fetch(self, wanted: int) -> None:
+        self._chunk = b""  # the last chunk is let go before the next is read
+        first = self._start + self._position
+        last = min(first + max(self._chunk_bytes, wanted), self._start + self._size)
+        self._chunk = read_range(self._path, first, last)
+        self._chunk_at = self._position
 
 
 def read_lines(pattern: str) -> list[str]:

@@ -7,9 +7,9 @@ most ``buffer_items`` items), and spills it as one
 sorted run file (:mod:`crawllib.db.sortedruns`) under ``runs_dir``; only
 the runs' byte ranges, a few per bucket, are grouped by bucket. A bucket's
 merge then reads its ranges from every run (:func:`bucket_items`), in URL
-order, one frame of each at a time. Memory is the buffer plus a frame per
-run, whatever the number of records; the runs are the job's scratch files
-(delete ``runs_dir`` when it ends).
+order, a chunk and a frame of each at a time. Memory is the buffer plus
+a chunk and a frame per run, whatever the number of records; the runs are
+the job's scratch files (delete ``runs_dir`` when it ends).
 
 The idea is Spotify Scio's sort-merge-bucket joins, and Hadoop's map-side
 spills: the crawldb's own buckets are already sorted, so only the round's
@@ -18,7 +18,6 @@ records are sorted, and nothing is held whole.
 
 from __future__ import annotations
 
-import io
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -101,17 +100,32 @@ def _ranges_of(
     return bucket, sorted(found_range for found_range in found if found_range)
 
 
-def bucket_items(ranges: Iterable[RunRange]) -> Iterator[Item]:
+MERGE_READ_BYTES = 32 * 1024 * 1024
+"""About what a bucket's merge holds of its run ranges at once, shared among them."""
+MIN_READ_BYTES = 256 * 1024
+"""The least a merge fetches of a range at once (a range this size or smaller:
+whole), so a merge of very many ranges does not read them in tiny pieces."""
+
+
+def bucket_items(
+    ranges: Iterable[RunRange], read_bytes: int = MERGE_READ_BYTES
+) -> Iterator[Item]:
     """The items of one bucket, from all its run ranges, sorted by URL.
 
     Equal URLs come in the order of ``ranges`` (run file name, then offset).
-    Each range is read whole (compressed: all of them hold the bucket's
-    items of the round), with one request to an object store.
+    Each range is read lazily, a chunk at a time (``read_bytes`` shared
+    among the ranges, at least ``MIN_READ_BYTES``), each chunk one
+    exact range request to an object store: a merge holds a chunk of each
+    range, not the bucket's items, however many they are.
     """
-    streams = []
-    for path, start, end in ranges:
-        data = io.BytesIO(fs.read_range(path, start, end))
-        streams.append(sortedruns.read_range(data, 0, end - start))
+    ranges = list(ranges)
+    chunk_bytes = max(MIN_READ_BYTES, read_bytes // max(len(ranges), 1))
+    streams = [
+        sortedruns.read_range(
+            fs.RangeReader(path, start, end, chunk_bytes), 0, end - start
+        )
+        for path, start, end in ranges
+    ]
     yield from sortedruns.merge_runs(streams)
 
 

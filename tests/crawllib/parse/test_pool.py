@@ -345,3 +345,49 @@ def test_after_close_for_exit_a_late_parse_starts_no_pool_to_leak(tmp_path, how)
     else:  # without it: a new pool's semaphores, warned of by the resource tracker
         assert done.stdout == "late thread started a pool\n"
         assert "leaked semaphore" in done.stderr
+
+
+_FREED_ELSEWHERE = """
+import atexit, gc, os, sys, threading, weakref
+from crawllib.parse import pool
+
+if __name__ == "__main__":
+    pool.prestart(1)
+    executor = pool._POOL[1]
+    manager = executor._executor_manager_thread
+    queue = weakref.ref(executor._call_queue)
+    del executor
+    if sys.argv[1] == "interrupted":
+        pool.stop_now()  # the command's interrupt
+    pool.close_for_exit()  # then its exit
+    print("manager ended" if not manager.is_alive() else "manager runs")
+    del manager
+    # a thread of the stopped job drops the last reference, or collects garbage
+    other = threading.Thread(target=gc.collect)
+    other.start()
+    other.join()
+    print("kept" if queue() is not None else "freed by another thread")
+    sys.stdout.flush()
+    atexit._run_exitfuncs()
+    os._exit(0)
+"""
+
+
+@pytest.mark.parametrize("how", ["closed", "interrupted"])
+def test_after_close_for_exit_only_the_exits_clean_up_frees_the_semaphores(
+    tmp_path, how
+):
+    script = tmp_path / "freed.py"
+    script.write_text(_FREED_ELSEWHERE)
+    done = subprocess.run(
+        [sys.executable, str(script), how],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=os.getcwd(),
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    # else a semaphore freed by the other thread can be cut off by os._exit
+    assert done.stdout == "manager ended\nkept\n"

@@ -1,4 +1,5 @@
 import gzip
+import io
 
 import pytest
 
@@ -110,3 +111,35 @@ def test_read_range_gives_exactly_the_range_on_every_store(
     for start, end in [(0, 10), (5_000_001, 5_000_101), (len(data) - 7, len(data))]:
         assert fs.read_range(path, start, end) == data[start:end]
     assert fs.read_range(path, 100, 100) == b""
+
+
+@pytest.mark.parametrize("store", ["local", "s3", "gs"])
+def test_a_range_reader_gives_the_range_in_pieces_on_every_store(
+    store, tmp_path, request, monkeypatch
+):
+    from apache_beam.io.filesystems import FileSystems
+
+    from tests.objectstores import store_in_use
+
+    root = (
+        str(tmp_path)
+        if store == "local"
+        else store_in_use(request, monkeypatch, store).url("runs")
+    )
+    path = FileSystems.join(root, "run-1")
+    data = bytes(range(251)) * (12 * 1024)  # 3 MB: several chunks
+    with FileSystems.create(path) as handle:
+        handle.write(data)
+    start, end = 1_000_003, len(data) - 5
+    reader = fs.RangeReader(path, start, end, chunk_bytes=256 * 1024)
+    pieces, sizes = [], [1, 7_000, 300_000, 262_143, 2]  # across chunk ends
+    while piece := reader.read(sizes[len(pieces) % len(sizes)]):
+        pieces.append(piece)
+    assert b"".join(pieces) == data[start:end]
+    assert reader.tell() == end - start
+    assert reader.seek(10) == 10
+    assert reader.read(5) == data[start + 10 : start + 15]
+    assert reader.seek(-3, io.SEEK_END) == end - start - 3
+    assert reader.read() == data[end - 3 : end]
+    past_the_file = fs.RangeReader(path, len(data) - 4, len(data) + 100, 64)
+    assert past_the_file.read() == data[-4:]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import random
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
 import apache_beam as beam
 from apache_beam.testing.util import assert_that, equal_to
 
+from crawllib.db import sortedruns
 from crawllib.db.buckets import Bucketing
 from pipelines.transforms.sortmerge import RunRange, SortIntoBuckets, bucket_items
 
@@ -69,3 +71,35 @@ def test_empty_buckets_still_come(tmp_path: Path) -> None:
         )
         one = layout.bucket_of("http://a.org/")
         assert_that(merged, equal_to([(b, 1 if b == one else 0) for b in range(4)]))
+
+
+def _one_bucket_runs(tmp_path: Path, runs: int, items: int) -> list[RunRange]:
+    rng = random.Random(4)
+    ranges = []
+    for run in range(runs):
+        path = tmp_path / f"run-{run}"
+        bucket_of_all = {
+            0: [(f"http://h.org/{rng.getrandbits(64):x}", n) for n in range(items)]
+        }
+        with path.open("wb") as stream:
+            ((start, end),) = sortedruns.spill(stream, bucket_of_all).values()
+        ranges.append((str(path), start, end))
+    return ranges
+
+
+def test_a_merge_holds_a_chunk_of_each_range_not_the_bucket(tmp_path: Path) -> None:
+    # the ranking's case: one bucket, every run a long range of it
+    ranges = _one_bucket_runs(tmp_path, runs=2, items=300_000)
+    stored = sum(end - start for _, start, end in ranges)
+    tracemalloc.start()
+    try:
+        count, last = 0, ""
+        for url, _ in bucket_items(ranges, read_bytes=1024 * 1024):
+            assert url >= last
+            count, last = count + 1, url
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count == 600_000
+    print(f"stored {stored} B, peak {peak} B")
+    assert peak < stored / 4
