@@ -54,14 +54,17 @@ def _url(item: Item) -> Any:
 
 def spill(
     stream: IO[bytes], items_by_bucket: dict[int, list[Item]]
-) -> dict[int, tuple[int, int]]:
+) -> tuple[dict[int, tuple[int, int]], int]:
     """Write one run: each bucket's items sorted by URL, buckets in order.
 
     The lists are sorted in place. Returns each non-empty bucket's
-    ``(start, end)`` byte range in ``stream`` (which starts at offset 0).
+    ``(start, end)`` byte range in ``stream`` (which starts at offset 0),
+    and the bytes the items took pickled, before compression: a measure of
+    what they held in memory, which the compressed size is not (a record
+    that repeats its neighbours compresses a hundredfold).
     """
     ranges: dict[int, tuple[int, int]] = {}
-    offset = 0
+    offset = pickled_bytes = 0
     for bucket in sorted(items_by_bucket):
         items = items_by_bucket[bucket]
         if not items:
@@ -69,14 +72,14 @@ def spill(
         items.sort(key=_url)
         start = offset
         for first in range(0, len(items), FRAME_ITEMS):
-            frame = zlib.compress(
-                pickle.dumps(items[first : first + FRAME_ITEMS], protocol=5), 1
-            )
+            pickled = pickle.dumps(items[first : first + FRAME_ITEMS], protocol=5)
+            frame = zlib.compress(pickled, 1)
             stream.write(_FRAME_HEAD.pack(bucket, len(frame)))
             stream.write(frame)
             offset += _FRAME_HEAD.size + len(frame)
+            pickled_bytes += len(pickled)
         ranges[bucket] = (start, offset)
-    return ranges
+    return ranges, pickled_bytes
 
 
 def read_range(stream: ReadableStream, start: int, end: int) -> Iterator[Item]:

@@ -3,7 +3,7 @@
 :class:`SortIntoBuckets` is the shuffle a bucketed updatedb or invertlinks
 needs, without a ``GroupByKey`` over the records: each worker gathers
 items ``(url, ...)`` in a buffer (sized to spill about ``RUN_BYTES``, at
-most ``buffer_items`` items), and spills it as one
+most ``buffer_items`` items and ``BUFFER_BYTES`` pickled), and spills it as one
 sorted run file (:mod:`crawllib.db.sortedruns`) under ``runs_dir``; only
 the runs' byte ranges, a few per bucket, are grouped by bucket. A bucket's
 merge then reads its ranges from every run (:func:`bucket_items`), in URL
@@ -47,6 +47,11 @@ BUFFER_ITEMS = 200_000
 RUN_BYTES = 16 * 1024 * 1024
 """About the size of one run file: a worker sizes its buffer from its last run
 (a crawldb record with its outlinks takes a hundred times a link's bytes)."""
+BUFFER_BYTES = 32 * 1024 * 1024
+"""At most the bytes a worker's buffered items take pickled (about a third to an
+eighth of what they hold in memory): records that compress well (a segment's
+fetch records: 19 bytes compressed, ~300 pickled, over 1 KB in memory) would
+otherwise fill 200,000 items of buffer for one 16 MiB run."""
 FIRST_RUN_ITEMS = 10_000
 """The items of a worker's first run, before it knows their size."""
 
@@ -65,18 +70,25 @@ class SortIntoBuckets(
     """
 
     def __init__(
-        self, layout: Bucketing, runs_dir: str, buffer_items: int = BUFFER_ITEMS
+        self,
+        layout: Bucketing,
+        runs_dir: str,
+        buffer_items: int = BUFFER_ITEMS,
+        buffer_bytes: int = BUFFER_BYTES,
     ) -> None:
         super().__init__()
         self._layout = layout
         self._runs_dir = runs_dir
         self._buffer_items = buffer_items
+        self._buffer_bytes = buffer_bytes
 
     def expand(
         self, items: PCollection[Item] | Sequence[PCollection[Item]]
     ) -> PCollection[tuple[int, list[RunRange]]]:
         inputs = [items] if isinstance(items, PCollection) else list(items)
-        spill = _SpillFn(self._layout, self._runs_dir, self._buffer_items)
+        spill = _SpillFn(
+            self._layout, self._runs_dir, self._buffer_items, self._buffer_bytes
+        )
         ranges = [
             found | f"SpillRuns{n}" >> beam.ParDo(spill)
             for n, found in enumerate(inputs)
@@ -135,10 +147,13 @@ class _SpillFn(beam.DoFn):
     spilled = Metrics.counter(NAMESPACE, "items_spilled")
     runs = Metrics.counter(NAMESPACE, "runs_written")
 
-    def __init__(self, layout: Bucketing, runs_dir: str, buffer_items: int) -> None:
+    def __init__(
+        self, layout: Bucketing, runs_dir: str, buffer_items: int, buffer_bytes: int
+    ) -> None:
         self._layout = layout
         self._runs_dir = runs_dir
         self._buffer_items = buffer_items
+        self._buffer_bytes = buffer_bytes
 
     def setup(self) -> None:
         self._limit = min(FIRST_RUN_ITEMS, self._buffer_items)
@@ -168,10 +183,13 @@ class _SpillFn(beam.DoFn):
         with FileSystems.create(
             path, compression_type=CompressionTypes.UNCOMPRESSED
         ) as handle:
-            ranges = sortedruns.spill(handle, buffer)
+            ranges, pickled_bytes = sortedruns.spill(handle, buffer)
         run_bytes = max(end for _, end in ranges.values())
-        fitting = max(1_000, RUN_BYTES * count // run_bytes)
-        self._limit = min(self._buffer_items, fitting)
+        fitting = min(
+            RUN_BYTES * count // run_bytes,
+            self._buffer_bytes * count // max(pickled_bytes, 1),
+        )
+        self._limit = min(self._buffer_items, max(100, fitting))
         self.spilled.inc(count)
         self.runs.inc()
         for bucket, (start, end) in ranges.items():

@@ -35,7 +35,8 @@ def test_spilled_buckets_read_back_sorted() -> None:
         (f"http://h{rng.randrange(50)}.org/{rng.random()}", n) for n in range(9000)
     ]
     stream = io.BytesIO()
-    ranges = spill(stream, _by_bucket(items, 16))
+    ranges, pickled_bytes = spill(stream, _by_bucket(items, 16))
+    assert pickled_bytes > len(stream.getvalue())  # before compression
     assert set(ranges) == {bucket_of(url, 16) for url, _ in items}
     starts = sorted(ranges.values())
     assert all(a[1] == b[0] for a, b in itertools.pairwise(starts))  # back to back
@@ -49,13 +50,13 @@ def test_frames_hold_at_most_frame_items(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(sortedruns, "FRAME_ITEMS", 3)
     stream = io.BytesIO()
     items = [(f"u{n:03}", n) for n in range(10)]
-    ranges = spill(stream, {0: list(reversed(items))})
+    ranges, _ = spill(stream, {0: list(reversed(items))})
     assert list(read_range(stream, *ranges[0])) == items
 
 
 def test_a_cut_run_is_an_error_not_fewer_records() -> None:
     stream = io.BytesIO()
-    ranges = spill(stream, {0: [("a", 1), ("b", 2)]})
+    ranges, _ = spill(stream, {0: [("a", 1), ("b", 2)]})
     start, end = ranges[0]
     cut = io.BytesIO(stream.getvalue()[: end - 3])
     with pytest.raises(RunFormatError, match="cut short"):

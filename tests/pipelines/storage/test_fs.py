@@ -132,7 +132,8 @@ def test_a_range_reader_gives_the_range_in_pieces_on_every_store(
         handle.write(data)
     start, end = 1_000_003, len(data) - 5
     reader = fs.RangeReader(path, start, end, chunk_bytes=256 * 1024)
-    pieces, sizes = [], [1, 7_000, 300_000, 262_143, 2]  # across chunk ends
+    pieces: list[bytes] = []
+    sizes = [1, 7_000, 300_000, 262_143, 2]  # across chunk ends
     while piece := reader.read(sizes[len(pieces) % len(sizes)]):
         pieces.append(piece)
     assert b"".join(pieces) == data[start:end]

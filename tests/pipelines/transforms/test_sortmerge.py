@@ -82,7 +82,7 @@ def _one_bucket_runs(tmp_path: Path, runs: int, items: int) -> list[RunRange]:
             0: [(f"http://h.org/{rng.getrandbits(64):x}", n) for n in range(items)]
         }
         with path.open("wb") as stream:
-            ((start, end),) = sortedruns.spill(stream, bucket_of_all).values()
+            ((start, end),) = sortedruns.spill(stream, bucket_of_all)[0].values()
         ranges.append((str(path), start, end))
     return ranges
 
@@ -103,3 +103,19 @@ def test_a_merge_holds_a_chunk_of_each_range_not_the_bucket(tmp_path: Path) -> N
     assert count == 600_000
     print(f"stored {stored} B, peak {peak} B")
     assert peak < stored / 4
+
+
+def test_items_that_compress_well_spill_by_their_pickled_size(tmp_path: Path) -> None:
+    # 2 KB of repeats: ~30 bytes compressed, so a 16 MiB run would be 200,000
+    items = [(f"http://h.org/{n:05}", "x" * 2000 + str(n)) for n in range(12_000)]
+    runs = str(tmp_path / "runs")
+    with beam.Pipeline() as p:
+        counts = (
+            p
+            | beam.Create(items, reshuffle=False)
+            | SortIntoBuckets(Bucketing(1), runs, buffer_bytes=1024 * 1024)
+            | beam.MapTuple(lambda _, ranges: len(list(bucket_items(ranges))))
+        )
+        assert_that(counts, equal_to([12_000]))
+    # the first run: 10,000 items, before any size is known; then ~500 a run
+    assert len(os.listdir(runs)) >= 5
