@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import fastavro
@@ -326,11 +327,10 @@ if __name__ == "__main__":
 """
 
 
-@pytest.mark.parametrize("how", ["close", "stop"])
-def test_after_close_for_exit_a_late_parse_starts_no_pool_to_leak(tmp_path, how):
-    script = tmp_path / "late.py"
-    script.write_text(_LATE_THREAD)
-    done = subprocess.run(
+def _run_script(script: Path, text: str, how: str) -> subprocess.CompletedProcess[str]:
+    """``text`` run as a script of its own with ``how`` (a fresh process)."""
+    script.write_text(text)
+    return subprocess.run(
         [sys.executable, str(script), how],
         capture_output=True,
         text=True,
@@ -338,6 +338,11 @@ def test_after_close_for_exit_a_late_parse_starts_no_pool_to_leak(tmp_path, how)
         cwd=os.getcwd(),
         env={**os.environ, "PYTHONPATH": os.getcwd()},
     )
+
+
+@pytest.mark.parametrize("how", ["close", "stop"])
+def test_after_close_for_exit_a_late_parse_starts_no_pool_to_leak(tmp_path, how):
+    done = _run_script(tmp_path / "late.py", _LATE_THREAD, how)
     assert done.returncode == 0, done.stderr
     if how == "close":
         assert done.stdout == "late thread waits\n"
@@ -377,16 +382,7 @@ if __name__ == "__main__":
 def test_after_close_for_exit_only_the_exits_clean_up_frees_the_semaphores(
     tmp_path, how
 ):
-    script = tmp_path / "freed.py"
-    script.write_text(_FREED_ELSEWHERE)
-    done = subprocess.run(
-        [sys.executable, str(script), how],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=os.getcwd(),
-        env={**os.environ, "PYTHONPATH": os.getcwd()},
-    )
+    done = _run_script(tmp_path / "freed.py", _FREED_ELSEWHERE, how)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     # else a semaphore freed by the other thread can be cut off by os._exit

@@ -1,5 +1,6 @@
 import gzip
 import io
+from pathlib import Path
 
 import pytest
 
@@ -91,10 +92,14 @@ def test_open_raw_reads_a_gz_file_as_stored(tmp_path):
         assert f.read() == stored
 
 
-@pytest.mark.parametrize("store", ["local", "s3", "gs"])
-def test_read_range_gives_exactly_the_range_on_every_store(
-    store, tmp_path, request, monkeypatch
-):
+def _stored(
+    data: bytes,
+    store: str,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> str:
+    """``data`` written as a file ``run-1`` on ``store`` (a fresh bucket); its path."""
     from apache_beam.io.filesystems import FileSystems
 
     from tests.objectstores import store_in_use
@@ -105,9 +110,17 @@ def test_read_range_gives_exactly_the_range_on_every_store(
         else store_in_use(request, monkeypatch, store).url("runs")
     )
     path = FileSystems.join(root, "run-1")
-    data = bytes(range(256)) * (80 * 1024)  # 20 MiB: more than a reader's buffer
     with FileSystems.create(path) as handle:
         handle.write(data)
+    return path
+
+
+@pytest.mark.parametrize("store", ["local", "s3", "gs"])
+def test_read_range_gives_exactly_the_range_on_every_store(
+    store, tmp_path, request, monkeypatch
+):
+    data = bytes(range(256)) * (80 * 1024)  # 20 MiB: more than a reader's buffer
+    path = _stored(data, store, tmp_path, request, monkeypatch)
     for start, end in [(0, 10), (5_000_001, 5_000_101), (len(data) - 7, len(data))]:
         assert fs.read_range(path, start, end) == data[start:end]
     assert fs.read_range(path, 100, 100) == b""
@@ -117,19 +130,8 @@ def test_read_range_gives_exactly_the_range_on_every_store(
 def test_a_range_reader_gives_the_range_in_pieces_on_every_store(
     store, tmp_path, request, monkeypatch
 ):
-    from apache_beam.io.filesystems import FileSystems
-
-    from tests.objectstores import store_in_use
-
-    root = (
-        str(tmp_path)
-        if store == "local"
-        else store_in_use(request, monkeypatch, store).url("runs")
-    )
-    path = FileSystems.join(root, "run-1")
     data = bytes(range(251)) * (12 * 1024)  # 3 MB: several chunks
-    with FileSystems.create(path) as handle:
-        handle.write(data)
+    path = _stored(data, store, tmp_path, request, monkeypatch)
     start, end = 1_000_003, len(data) - 5
     reader = fs.RangeReader(path, start, end, chunk_bytes=256 * 1024)
     pieces: list[bytes] = []
